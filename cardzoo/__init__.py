@@ -1,0 +1,5 @@
+"""cardzoo: fast, exact RL environments for LOPTI, Court Piece and Sheng Ji."""
+from cardzoo.registry import list_games, make, make_batch
+
+__version__ = "0.1.0"
+__all__ = ["make", "make_batch", "list_games", "__version__"]

@@ -1,0 +1,202 @@
+"""The one PettingZoo AEC adapter every game uses.
+
+A game's `raw_env` subclasses `CardGameEnv` and supplies the `_game_*` hooks (its kernels at
+batch size 1); everything at the edges — agent selection, masks in observations and infos, rewards
+for every seat at once, dead steps, seeding, atomic failed resets, rendering, errors — lives here,
+so the three games behave identically and a fix here fixes all of them.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from cardzoo.options import check_action
+
+
+class CardGameEnv(AECEnv):
+    """Unwrapped AEC env; subclasses set the class attributes and implement the hooks."""
+
+    metadata: dict[str, Any] = {"name": "cardgame_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    version = 0
+    num_actions: int = 0
+    observation_size: int = 0
+    observation_bounds: tuple[float, float] = (-1.0, 1.0)
+
+    # ---- hooks a game implements -------------------------------------------------------------
+    def _game_reset(self, rng: np.random.Generator, options: dict | None) -> None:
+        """Validate options, then start a new episode (automatic steps done). Must raise
+        ValueError before changing anything: a failed reset leaves the env as it was (the adapter
+        restores the generator)."""
+        raise NotImplementedError
+
+    def _game_step(self, action: int) -> None:
+        """Apply a legal action of the actor (already checked against the mask)."""
+        raise NotImplementedError
+
+    def _game_actor(self) -> int:
+        """Seat to act, -1 once the episode is over."""
+        raise NotImplementedError
+
+    def _game_mask(self) -> np.ndarray:
+        """int8[num_actions] legal mask of the actor."""
+        raise NotImplementedError
+
+    def _game_observation(self, seat: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def _game_phase(self) -> str:
+        raise NotImplementedError
+
+    def _game_rewards(self) -> np.ndarray:
+        """float32[num_players]: what the latest step gave each seat."""
+        raise NotImplementedError
+
+    def _game_end(self) -> tuple[bool, bool]:
+        """(terminated, truncated) of the episode."""
+        raise NotImplementedError
+
+    def _game_result(self) -> dict | None:
+        """The latest finished result (hand, bazi, round) for infos, or None before the first."""
+        raise NotImplementedError
+
+    def _game_render(self) -> str:
+        raise NotImplementedError
+
+    # ---- the adapter -------------------------------------------------------------------------
+    def __init__(self, num_players: int, render_mode: str | None = None):
+        super().__init__()
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode={render_mode!r} is not one of None, "
+                             + ", ".join(map(repr, self.metadata["render_modes"])))
+        self.render_mode = render_mode
+        self.num_players = num_players
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        lo, hi = self.observation_bounds
+        obs_space = gymnasium.spaces.Dict({
+            "observation": gymnasium.spaces.Box(lo, hi, (self.observation_size,), np.float32),
+            "action_mask": gymnasium.spaces.Box(0, 1, (self.num_actions,), np.int8),
+        })
+        act_space = gymnasium.spaces.Discrete(self.num_actions)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self._zero_mask = np.zeros(self.num_actions, np.int8)
+        self._zero_mask.flags.writeable = False
+        self._rng: np.random.Generator | None = None
+        self._mask = self._zero_mask
+        self._actor = -1
+        self.agents = []
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def seat_of(self, agent: str) -> int:
+        try:
+            return self._seat[agent]
+        except KeyError:
+            raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}") from None
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"options must be a dict or None, not {type(options).__name__}")
+        if seed is not None:
+            rng = np.random.default_rng(seed)
+        else:
+            rng = self._rng if self._rng is not None else np.random.default_rng()
+        saved_rng = copy.deepcopy(rng.bit_generator.state)
+        try:
+            self._game_reset(rng, options)
+        except Exception:
+            rng.bit_generator.state = saved_rng
+            raise
+        self._rng = rng
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._sync(pay=False)
+
+    def _sync(self, pay: bool = True) -> None:
+        """Bring agent_selection, masks, infos, rewards and ends up to date with the game."""
+        actor = self._game_actor()
+        self._actor = actor
+        phase = self._game_phase()
+        self._mask = self._game_mask() if actor >= 0 else self._zero_mask
+        result = self._game_result()
+        zero = self._zero_mask
+        for seat, agent in enumerate(self.possible_agents):
+            info = self.infos.get(agent)
+            if info is None:
+                continue
+            info["action_mask"] = self._mask if seat == actor else zero
+            info["phase"] = phase
+            if result is not None:
+                info["result"] = result
+        if pay:
+            rewards = self._game_rewards()
+            for seat, agent in enumerate(self.possible_agents):
+                if agent in self.rewards:
+                    r = float(rewards[seat])
+                    self.rewards[agent] = r
+                    self._cumulative_rewards[agent] += r
+        if actor >= 0:
+            self.agent_selection = self.possible_agents[actor]
+        else:
+            terminated, truncated = self._game_end()
+            for agent in self.agents:
+                self.terminations[agent] = terminated
+                self.truncations[agent] = truncated
+            if self.agent_selection not in self.agents:
+                self.agent_selection = self.agents[0]
+
+    def _validated(self, action) -> int:
+        agent = self.agent_selection
+        if action is None:
+            raise ValueError(f"step(None) is only for a terminated agent; {agent} is live")
+        a = check_action(action, self.num_actions)
+        if not self._mask[a]:
+            raise ValueError(
+                f"illegal action {a} ({self.action_name(a)!r}) for {agent} in phase {self._game_phase()!r}"
+            )
+        return a
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            if action is not None:
+                raise ValueError(f"{agent} is done: the only valid action is None")
+            self._was_dead_step(action)
+            return
+        a = self._validated(action)
+        self._cumulative_rewards[agent] = 0.0
+        self._game_step(a)
+        self._sync()
+
+    def observe(self, agent: str) -> dict:
+        seat = self.seat_of(agent)
+        mask = self._mask if seat == self._actor else self._zero_mask
+        return {"observation": self._game_observation(seat), "action_mask": mask.copy()}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            return None
+        return self._game_render()
+
+    def close(self) -> None:
+        pass
+
+
+def wrap(raw: CardGameEnv) -> OrderEnforcingWrapper:
+    """The public `env()`: the raw env inside PettingZoo's OrderEnforcingWrapper only."""
+    return OrderEnforcingWrapper(raw)

@@ -1,0 +1,97 @@
+"""Batched stepping of B games of one kind: the shared driver behind every game's BatchGame.
+
+A game's BatchGame subclasses `BatchGameBase`: it owns a state record array with a leading batch
+axis and implements the `_kernel_*` hooks with its numba kernels. The checks users rely on (action
+shapes, illegal actions raising before any game moves, done games ignored) live here once.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+
+class BatchGameBase:
+    num_actions: int = 0
+    observation_size: int = 0
+
+    def __init__(self, n: int, num_players: int):
+        if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
+            raise ValueError(f"BatchGame needs a batch size n >= 1, got {n!r}")
+        self.n = int(n)
+        self.num_players = num_players
+        self.rewards = np.zeros((self.n, num_players), np.float32)
+
+    # ---- hooks ----------------------------------------------------------------------------------
+    def _reset_games(self, seeds: list, deals: list | None) -> None:
+        """Start game b from numpy.random.default_rng(seeds[b]) (None = fresh entropy)."""
+        raise NotImplementedError
+
+    def _kernel_current_player(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def _kernel_legal_mask(self, out: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def _kernel_observe(self, out: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def _kernel_step(self, actions: np.ndarray) -> None:
+        """Step every live game with its (legal) action; write self.rewards."""
+        raise NotImplementedError
+
+    def _kernel_rollout(self, policy: str, seed: int) -> int:
+        """Play every live game to its end inside one jitted call; return decisions played."""
+        raise NotImplementedError
+
+    # ---- the driver ---------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, deals: list | None = None) -> None:
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
+            raise ValueError(f"seed must be an int or None, got {seed!r}")
+        if deals is not None and (not isinstance(deals, (list, tuple)) or len(deals) != self.n):
+            raise ValueError(f"deals must be a list of {self.n} deals (one per game) or None")
+        seeds = [None] * self.n if seed is None else [int(seed) + b for b in range(self.n)]
+        self._reset_games(seeds, None if deals is None else list(deals))
+        self.rewards[:] = 0.0
+
+    @property
+    def current_player(self) -> np.ndarray:
+        return self._kernel_current_player()
+
+    @property
+    def done(self) -> np.ndarray:
+        return self._kernel_current_player() < 0
+
+    def legal_mask(self) -> np.ndarray:
+        out = np.zeros((self.n, self.num_actions), np.uint8)
+        self._kernel_legal_mask(out)
+        return out
+
+    def observe(self) -> np.ndarray:
+        out = np.zeros((self.n, self.observation_size), np.float32)
+        self._kernel_observe(out)
+        return out
+
+    def step(self, actions) -> None:
+        acts = np.asarray(actions)
+        if acts.shape != (self.n,) or not np.issubdtype(acts.dtype, np.integer):
+            raise ValueError(f"actions must be an int array of shape ({self.n},), got {acts.dtype} {acts.shape}")
+        live = ~self.done
+        acts = acts.astype(np.int64)
+        bad_range = live & ((acts < 0) | (acts >= self.num_actions))
+        if bad_range.any():
+            b = int(np.flatnonzero(bad_range)[0])
+            raise ValueError(f"game {b}: action {int(acts[b])} is outside 0..{self.num_actions - 1}")
+        mask = self.legal_mask()
+        legal = mask[np.arange(self.n), np.where(live, acts, 0)] != 0
+        illegal = live & ~legal
+        if illegal.any():
+            b = int(np.flatnonzero(illegal)[0])
+            raise ValueError(f"game {b}: illegal action {int(acts[b])} for seat {int(self.current_player[b])}; "
+                             "no game was stepped")
+        self._kernel_step(np.where(live, acts, -1))
+
+    def rollout(self, policy: str = "random", seed: int = 0) -> int:
+        if policy != "random":
+            raise ValueError(f"unknown rollout policy {policy!r}; available: 'random'")
+        return int(self._kernel_rollout(policy, int(seed)))
