@@ -1,0 +1,63 @@
+"""The `cardzoo` command line: demo, bench, and (from agents/) train, arena, play."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from cardzoo.registry import list_games
+
+
+def _cmd_games(args) -> int:
+    for game in list_games():
+        print(game)
+    return 0
+
+
+def _cmd_bench(args) -> int:
+    from benchmarks import throughput
+
+    return throughput.main(args.rest)
+
+
+def _cmd_demo(args) -> int:
+    from cardzoo.demo import run_demo
+
+    return run_demo(args.game, seed=args.seed, variant=args.variant)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cardzoo", description="Fast, exact card-game environments for RL.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("games", help="list the installed games")
+    p.set_defaults(func=_cmd_games)
+
+    p = sub.add_parser("demo", help="play and print one full game between random agents")
+    p.add_argument("game", nargs="?", default="courtpiece")
+    p.add_argument("--variant", default=None, help="Court Piece variant (e.g. double_sar)")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=_cmd_demo)
+
+    p = sub.add_parser("bench", help="throughput benchmark (benchmarks/throughput.py); extra args are passed on")
+    p.add_argument("rest", nargs=argparse.REMAINDER)
+    p.set_defaults(func=_cmd_bench)
+
+    # Commands that need the agents package (train, arena, play) register themselves here.
+    try:
+        agents_cli = importlib.import_module("agents.cli")
+    except ModuleNotFoundError as e:
+        if e.name not in ("agents", "agents.cli"):
+            raise
+    else:
+        agents_cli.add_commands(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
