@@ -1,0 +1,301 @@
+"""Throughput of cardzoo's environments side by side with peer libraries, in one run, one core.
+
+    python -m benchmarks.throughput            # everything installed, ~1 s per measurement
+    python -m benchmarks.throughput --quick    # fewer configurations (the README's main command)
+
+Reports steps (player decisions) per second and games per second, with ratios to the limit probe
+(shared/tools/limit_probe.py, when present beside the repo) and to OpenSpiel, measured in the same
+run: machines are noisy, ratios are not. Peers (open-spiel, rlcard) are optional: `pip install
+cardzoo[bench]`; a peer that is not installed is reported as skipped.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+from cardzoo.registry import list_games, make, make_batch  # noqa: E402
+
+# (game, label, config) of every cardzoo configuration measured
+CONFIGS = [
+    ("courtpiece", "single_sar", {"variant": "single_sar"}),
+    ("courtpiece", "double_sar", {"variant": "double_sar"}),
+    ("courtpiece", "chhupa_rang", {"variant": "chhupa_rang"}),
+    ("courtpiece", "be_rang", {"variant": "be_rang"}),
+    ("courtpiece", "mendi_coat", {"variant": "mendi_coat"}),
+    ("lopti", "N=2", {"num_players": 2}),
+    ("lopti", "N=3", {"num_players": 3}),
+    ("lopti", "N=4", {"num_players": 4}),
+    ("lopti", "N=5", {"num_players": 5}),
+    ("shengji", "decks=1", {"decks": 1}),
+    ("shengji", "decks=2", {"decks": 2}),
+    ("shengji", "decks=3", {"decks": 3}),
+    ("shengji", "decks=4", {"decks": 4}),
+]
+QUICK = {("courtpiece", "single_sar"), ("lopti", "N=4"), ("shengji", "decks=2")}
+
+
+def _timed(fn, budget: float):
+    """Run fn() (returning a count) repeatedly for about `budget` seconds: (count, seconds)."""
+    count, start = 0, time.perf_counter()
+    while True:
+        count += fn()
+        elapsed = time.perf_counter() - start
+        if elapsed >= budget:
+            return count, elapsed
+
+
+# ---- cardzoo ------------------------------------------------------------------------------------
+
+
+def bench_rollout(game, config, batch, budget):
+    """BatchGame.rollout: decisions/s of the jitted rollout alone, and games/s including reset."""
+    g = make_batch(game, batch, **config)
+    g.reset(seed=0)
+    g.rollout(seed=0)  # compile
+    seeds = iter(range(1, 10**9))
+    t_reset = t_roll = 0.0
+    decisions = games = 0
+    while t_reset + t_roll < budget:
+        s = next(seeds)
+        t0 = time.perf_counter()
+        g.reset(seed=s * batch)
+        t1 = time.perf_counter()
+        decisions += g.rollout(seed=s)
+        t2 = time.perf_counter()
+        t_reset += t1 - t0
+        t_roll += t2 - t1
+        games += batch
+    return {"decisions_per_s": decisions / t_roll, "games_per_s": games / (t_reset + t_roll),
+            "rollout_games_per_s": games / t_roll}
+
+
+def bench_batch_step(game, config, batch, budget):
+    """BatchGame.step driven from Python with random legal actions (the trainer's loop)."""
+    g = make_batch(game, batch, **config)
+    rng = np.random.default_rng(0)
+    g.reset(seed=0)
+
+    def run():
+        if g.done.all():
+            g.reset(seed=int(rng.integers(1 << 30)))
+        mask = g.legal_mask().astype(np.float64)
+        mask[mask.sum(1) == 0, 0] = 1.0
+        u = rng.random(mask.shape) * mask
+        live = int((~g.done).sum())
+        g.step(u.argmax(1))
+        return live
+
+    run()
+    n, dt = _timed(run, budget)
+    return {"decisions_per_s": n / dt}
+
+
+def bench_aec(game, config, wrapped: bool, budget):
+    env = make(game, raw=not wrapped, **config)
+    rnd = random.Random(0)
+    state = {"games": 0}
+
+    def episode():
+        env.reset(seed=rnd.randrange(1 << 30))
+        steps = 0
+        raw = env.unwrapped
+        while True:
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                break
+            legal = np.flatnonzero(env.infos[agent]["action_mask"])
+            env.step(int(legal[rnd.randrange(len(legal))]))
+            steps += 1
+        state["games"] += 1
+        del raw
+        return steps
+
+    episode()
+    state["games"] = 0
+    n, dt = _timed(episode, budget)
+    return {"decisions_per_s": n / dt, "games_per_s": state["games"] / dt}
+
+
+# ---- peers --------------------------------------------------------------------------------------
+
+
+def load_probe(path: str | None):
+    candidates = [path] if path else []
+    here = Path(__file__).resolve().parent.parent
+    candidates += [str(here.parent / "shared" / "tools" / "limit_probe.py")]
+    for c in candidates:
+        if c and Path(c).is_file():
+            spec = importlib.util.spec_from_file_location("limit_probe", c)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            return mod
+    return None
+
+
+def bench_probe(probe, batch, budget):
+    out = np.zeros(batch, np.int8)
+    probe.play_games(0, batch, out)
+    seed = iter(range(1, 10**9))
+    n, dt = _timed(lambda: (probe.play_games(next(seed) * batch, batch, out), batch)[1], budget)
+    return {"decisions_per_s": n * 52 / dt, "games_per_s": n / dt}
+
+
+def bench_openspiel(name, budget):
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    rnd = random.Random(0)
+    counter = {"games": 0}
+    bridge = name.startswith("bridge")
+
+    def episode():
+        s = game.new_initial_state()
+        steps = 0
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[rnd.randrange(len(outcomes))][0])
+                continue
+            legal = s.legal_actions()
+            if bridge and steps < 4:  # play phase: a quick auction (one bid, three passes)
+                a = legal[1] if steps == 0 else legal[0]
+            else:
+                a = legal[rnd.randrange(len(legal))]
+            s.apply_action(a)
+            steps += 1
+        counter["games"] += 1
+        return steps
+
+    episode()
+    counter["games"] = 0
+    n, dt = _timed(episode, budget)
+    return {"decisions_per_s": n / dt, "games_per_s": counter["games"] / dt}
+
+
+def bench_rlcard(name, budget):
+    import rlcard
+    from rlcard.agents import RandomAgent
+
+    env = rlcard.make(name, config={"seed": 0})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+    counter = {"games": 0}
+
+    def episode():
+        trajectories, _ = env.run(is_training=False)
+        counter["games"] += 1
+        return sum((len(t) - 1) // 2 for t in trajectories)
+
+    episode()
+    counter["games"] = 0
+    n, dt = _timed(episode, budget)
+    return {"decisions_per_s": n / dt, "games_per_s": counter["games"] / dt}
+
+
+def bench_pettingzoo_leduc(budget):
+    from pettingzoo.classic import leduc_holdem_v4
+
+    env = leduc_holdem_v4.env()
+    rnd = random.Random(0)
+
+    def episode():
+        env.reset(seed=rnd.randrange(1 << 30))
+        steps = 0
+        for agent in env.agent_iter():
+            _, _, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(env.observe(agent)["action_mask"])
+            env.step(int(legal[rnd.randrange(len(legal))]))
+            steps += 1
+        return steps
+
+    n, dt = _timed(episode, budget)
+    return {"decisions_per_s": n / dt}
+
+
+# ---- report -------------------------------------------------------------------------------------
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="one configuration per game")
+    ap.add_argument("--budget", type=float, default=1.0, help="seconds per measurement")
+    ap.add_argument("--games", nargs="*", default=None, help="cardzoo games to measure (default: all)")
+    ap.add_argument("--no-peers", action="store_true")
+    ap.add_argument("--probe", default=None, help="path of shared/tools/limit_probe.py")
+    args = ap.parse_args(argv)
+
+    from tqdm import tqdm
+
+    rows = []  # (system, what, decisions/s, games/s)
+    jobs = []
+    probe = load_probe(args.probe)
+    if probe is not None:
+        jobs.append(("limit probe", "B=4096", lambda: bench_probe(probe, 4096, args.budget)))
+        jobs.append(("limit probe", "B=1", lambda: bench_probe(probe, 1, args.budget)))
+    if not args.no_peers:
+        if importlib.util.find_spec("pyspiel"):
+            for name, label in [("bridge(use_double_dummy_result=false)", "bridge, play phase"),
+                                ("hearts", "hearts")]:
+                jobs.append(("OpenSpiel", label, lambda n=name: bench_openspiel(n, args.budget)))
+        if importlib.util.find_spec("rlcard"):
+            jobs.append(("RLCard", "bridge", lambda: bench_rlcard("bridge", args.budget)))
+        jobs.append(("PettingZoo classic", "leduc_holdem AEC", lambda: bench_pettingzoo_leduc(args.budget)))
+    games = args.games or list_games()
+    for game, label, config in CONFIGS:
+        if game not in games or (args.quick and (game, label) not in QUICK):
+            continue
+        for batch in (4096, 64, 1):
+            jobs.append((f"cardzoo {game}", f"{label} rollout B={batch}",
+                         lambda g=game, c=config, b=batch: bench_rollout(g, c, b, args.budget)))
+        jobs.append((f"cardzoo {game}", f"{label} BatchGame.step B=4096",
+                     lambda g=game, c=config: bench_batch_step(g, c, 4096, args.budget)))
+        jobs.append((f"cardzoo {game}", f"{label} raw_env",
+                     lambda g=game, c=config: bench_aec(g, c, False, args.budget)))
+        jobs.append((f"cardzoo {game}", f"{label} env()",
+                     lambda g=game, c=config: bench_aec(g, c, True, args.budget)))
+
+    for system, what, fn in tqdm(jobs, desc="benchmarks", unit="run", file=sys.stderr):
+        try:
+            res = fn()
+        except Exception as e:  # a peer that fails to run is reported, not fatal
+            res = {"error": f"{type(e).__name__}: {e}"}
+        rows.append((system, what, res))
+
+    base = {what: r for s, what, r in rows if s == "limit probe"}
+    probe_plays = base.get("B=4096", {}).get("decisions_per_s")
+    bridge = next((r for s, w, r in rows if s == "OpenSpiel" and w.startswith("bridge")), {})
+    bridge_steps = bridge.get("decisions_per_s")
+
+    def fmt(x):
+        return "—" if x is None else f"{x:,.0f}"
+
+    print("| system | measurement | steps/s | games/s | × probe plays/s | × OpenSpiel bridge steps/s |")
+    print("|---|---|---:|---:|---:|---:|")
+    for system, what, r in rows:
+        if "error" in r:
+            print(f"| {system} | {what} | failed: {r['error'][:60]} | | | |")
+            continue
+        d = r.get("decisions_per_s")
+        ratio_p = f"{d / probe_plays:.2f}" if d and probe_plays else "—"
+        ratio_b = f"{d / bridge_steps:.2f}" if d and bridge_steps else "—"
+        gps = r.get("games_per_s")
+        extra = ""
+        if "rollout_games_per_s" in r:
+            extra = f" ({fmt(r['rollout_games_per_s'])} without reset)"
+        print(f"| {system} | {what} | {fmt(d)} | {fmt(gps)}{extra} | {ratio_p} | {ratio_b} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
