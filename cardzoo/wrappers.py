@@ -1,0 +1,103 @@
+"""Single-seat Gymnasium view of any cardzoo game: one seat learns, the other seats are agents.
+
+    env = SingleSeatEnv("courtpiece", seat=0, variant="single_sar")      # others play randomly
+    obs, info = env.reset(seed=0); obs, r, terminated, truncated, info = env.step(a)
+    env.action_masks()   # bool[A], the hook sb3-contrib's MaskablePPO calls
+
+The observation is the seat's observation vector; the legal mask is in info["action_mask"] and
+action_masks(). The reward of a step is everything the seat received while the others moved, so
+episode returns equal the AEC env's.
+"""
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+
+from cardzoo.registry import make
+
+
+class _UniformRandom:
+    """Uniform over legal actions (what the other seats do unless given agents)."""
+
+    def __init__(self, seed=None):
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation, action_mask):
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
+
+
+class SingleSeatEnv(gymnasium.Env):
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, game: str = "courtpiece", seat: int = 0, opponents=None, render_mode=None, **config):
+        self.game = game
+        self.aec = make(game, raw=True, render_mode=render_mode, **config)
+        n = self.aec.num_players
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
+            raise ValueError(f"seat must be an int in 0..{n - 1}, got {seat!r}")
+        self.seat = int(seat)
+        self.agent = self.aec.possible_agents[self.seat]
+        if opponents is None:
+            opponents = [_UniformRandom() for _ in range(n)]
+        elif not isinstance(opponents, (list, tuple)):
+            opponents = [opponents] * n
+        if len(opponents) != n:
+            raise ValueError(f"opponents must hold one agent per seat ({n}); the learner's entry is ignored")
+        self.opponents = list(opponents)
+        space = self.aec.observation_space(self.agent)["observation"]
+        self.observation_space = space
+        self.action_space = gymnasium.spaces.Discrete(self.aec.num_actions)
+        self.render_mode = render_mode
+        self._mask = np.zeros(self.aec.num_actions, np.int8)
+
+    def _advance(self) -> float:
+        """Let the other seats act until the learner must act or the episode ends; their rewards to us."""
+        reward = 0.0
+        aec = self.aec
+        while True:
+            agent = aec.agent_selection
+            if aec.terminations[agent] or aec.truncations[agent]:
+                return reward
+            if agent == self.agent:
+                return reward
+            seat = aec.seat_of(agent)
+            obs = aec.observe(agent)
+            opp = self.opponents[seat]
+            if hasattr(opp, "observe_env"):
+                opp.observe_env(aec, seat)
+            aec.step(int(opp.act(obs["observation"], obs["action_mask"])))
+            reward += aec.rewards[self.agent]
+
+    def _view(self):
+        obs = self.aec.observe(self.agent)
+        self._mask = obs["action_mask"]
+        info = {"action_mask": self._mask, "phase": self.aec.infos[self.agent]["phase"]}
+        if "result" in self.aec.infos[self.agent]:
+            info["result"] = self.aec.infos[self.agent]["result"]
+        return obs["observation"], info
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        if seed is not None:
+            for i, opp in enumerate(self.opponents):
+                if isinstance(opp, _UniformRandom):
+                    opp.rng = np.random.default_rng([seed, i])
+        self.aec.reset(seed=seed, options=options)
+        self._advance()
+        return self._view()
+
+    def step(self, action):
+        aec = self.aec
+        if aec.terminations[self.agent] or aec.truncations[self.agent]:
+            raise ValueError("the episode is over: call reset()")
+        aec.step(int(action))
+        reward = aec.rewards[self.agent]
+        reward += self._advance()
+        obs, info = self._view()
+        return obs, float(reward), bool(aec.terminations[self.agent]), bool(aec.truncations[self.agent]), info
+
+    def action_masks(self) -> np.ndarray:
+        return self._mask.astype(bool)
+
+    def render(self):
+        return self.aec.render()

@@ -1,0 +1,127 @@
+"""The shared AEC adapter on a tiny two-seat game, so adapter bugs show up apart from any game's."""
+import numpy as np
+import pytest
+from cardzoo.testing import api_test, seed_test
+
+from cardzoo.aec import CardGameEnv, wrap
+
+
+class Nim(CardGameEnv):
+    """Take 1 or 2 from a pile dealt at random; whoever takes the last stone wins (+1 / -1)."""
+
+    metadata = {"name": "toy_nim_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    num_actions = 2
+    observation_size = 3
+
+    def __init__(self, render_mode=None):
+        super().__init__(2, render_mode)
+
+    def _game_reset(self, rng, options):
+        pile = None
+        if options:
+            unknown = set(options) - {"pile"}
+            if unknown:
+                raise ValueError(f"unknown reset option(s) {sorted(unknown)}")
+            pile = options["pile"]
+            if not isinstance(pile, int) or pile < 1:
+                raise ValueError(f"pile must be an int >= 1, got {pile!r}")
+        self.pile = int(rng.integers(5, 12)) if pile is None else pile
+        self.turn = 0
+        self.last_rewards = np.zeros(2, np.float32)
+
+    def _game_step(self, action):
+        self.pile -= action + 1
+        self.last_rewards = np.zeros(2, np.float32)
+        if self.pile == 0:
+            self.last_rewards[self.turn] = 1.0
+            self.last_rewards[1 - self.turn] = -1.0
+            self.turn = -1
+        else:
+            self.turn = 1 - self.turn
+
+    def _game_actor(self):
+        return self.turn
+
+    def _game_mask(self):
+        return np.array([1, 1 if self.pile >= 2 else 0], np.int8)
+
+    def _game_observation(self, seat):
+        return np.array([self.pile / 12, seat == self.turn, self.turn < 0], np.float32)
+
+    def _game_phase(self):
+        return "play" if self.turn >= 0 else "over"
+
+    def _game_rewards(self):
+        return self.last_rewards
+
+    def _game_end(self):
+        return True, False
+
+    def _game_result(self):
+        return None if self.turn >= 0 else {"winner": int(np.argmax(self.last_rewards))}
+
+    def _game_render(self):
+        return f"pile {self.pile}"
+
+    def action_name(self, a):
+        return f"take {a + 1}"
+
+
+def test_pettingzoo_api_and_seed_tests_pass():
+    api_test(wrap(Nim()), num_cycles=200)
+    seed_test(lambda: wrap(Nim()), num_cycles=50)
+
+
+def test_final_step_pays_every_seat_and_dead_steps_remove_agents():
+    env = wrap(Nim())
+    env.reset(options={"pile": 2})
+    env.step(1)
+    assert env.rewards == {"player_0": 1.0, "player_1": -1.0}
+    assert all(env.terminations.values())
+    assert env.infos["player_1"]["result"] == {"winner": 0}
+    assert env.infos["player_0"]["phase"] == "over"
+    while env.agents:
+        env.step(None)
+    assert env.agents == []
+
+
+def test_illegal_action_raises_and_changes_nothing():
+    env = Nim()
+    env.reset(options={"pile": 1})
+    before = (env.pile, env.agent_selection, dict(env.rewards))
+    for bad in [1, 2, -1, 1.0, "0", None, True]:
+        with pytest.raises(ValueError):
+            env.step(bad)
+    assert (env.pile, env.agent_selection, dict(env.rewards)) == before
+    env.step(np.int64(0))
+    assert env.terminations["player_0"]
+
+
+def test_failed_reset_keeps_the_generator_and_state():
+    a, b = Nim(), Nim()
+    a.reset(seed=3)
+    b.reset(seed=3)
+    with pytest.raises(ValueError, match="unknown reset option"):
+        a.reset(options={"bogus": 1})
+    assert a.pile == b.pile
+    a.reset()
+    b.reset()
+    assert a.pile == b.pile
+
+
+def test_masks_mirror_observe_and_only_the_actor_has_one():
+    env = Nim()
+    env.reset(options={"pile": 5})
+    actor = env.agent_selection
+    other = "player_1" if actor == "player_0" else "player_0"
+    assert env.observe(actor)["action_mask"].tolist() == [1, 1]
+    assert (env.infos[actor]["action_mask"] == env.observe(actor)["action_mask"]).all()
+    assert env.observe(other)["action_mask"].sum() == 0
+    with pytest.raises(ValueError):
+        env.observe("player_9")
+
+
+def test_api_test_probe_is_the_only_unknown_option_tolerated():
+    env = Nim()
+    with pytest.raises(ValueError):
+        env.reset(seed=0, options={"options": 1})
