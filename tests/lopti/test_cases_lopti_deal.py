@@ -1,0 +1,116 @@
+"""LOPTI scenario cases 8.1-8.3: deal from a deck order, swap phase, first lead and draws.
+
+Public surface only (spec §9). Rule IDs: LO-2.4 deal, LO-2.5 leader, LO-2.6 swap phase,
+LO-4.1 legality, LO-7.1 draw.
+"""
+import importlib.util
+import pathlib
+import sys
+
+
+def _load_helpers():
+    name = "lopti_case_helpers"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, pathlib.Path(__file__).with_name("case_helpers.py"))
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules[name]
+
+
+_load_helpers()
+from lopti_case_helpers import (  # noqa: E402
+    KEEP, PICKUP, act, assert_hand, assert_known, assert_legal, assert_pile, assert_rejected,
+    assert_top, from_deal, ps, up, down,
+)
+
+
+def _deal_8_1():
+    return from_deal({"deck": list(range(52))}, num_players=2)
+
+
+def _after_swaps_8_2():
+    env = _deal_8_1()
+    act(env, 70, "swap 6 up2")
+    act(env, KEEP, "keep")
+    return env
+
+
+def test_lopti_case_8_1():
+    """8.1 Deal from a deck order (LO-2.4): order = [P1, P0] (left of the dealer first); three
+    face-down, three face-up, three hand cards each; the rest is the draw pile, deck[18] = 7D on
+    top. LO-2.5/LO-2.6: the dealer leads, so P0 swaps first; SWAP(r, j) offered for every hand
+    rank and every face-up slot of another rank (§4.2), KEEP always."""
+    env = _deal_8_1()
+    p = ps(env)
+    assert p["phase"] == "swap"
+    assert env.infos["player_0"]["phase"] == "swap"
+    assert p["num_players"] == 2 and p["dealer"] == 0 and p["leader"] == 0
+    assert p["round"] == 0 and p["num_rounds"] == 1
+    assert p["move"] is None
+    assert up(env, 0) == ["9C", "JC", "KC"]
+    assert up(env, 1) == ["8C", "TC", "QC"]
+    assert down(env, 0) == [True, True, True]
+    assert down(env, 1) == [True, True, True]
+    assert_hand(env, 0, "2D 4D 6D")
+    assert_hand(env, 1, "AC 3D 5D")
+    assert_known(env, 0, "")
+    assert_known(env, 1, "")
+    assert p["draw_size"] == 34
+    assert p["gone"] == ""
+    assert_pile(env, [])
+    assert p["chain"] == 0 and p["obligation"] is False and p["limit"] is False
+    assert p["out"] == []
+    assert_legal(env, [56, 57, 58, 62, 63, 64, 68, 69, 70, 95], s=0)
+    # §4.2: no PLAY and no PICKUP in the swap phase
+    assert_rejected(env, 8)
+    assert_rejected(env, PICKUP)
+
+
+def test_lopti_case_8_2():
+    """8.2 Swap phase and first lead (LO-2.6): SWAP(6, slot 2) puts 6D in face-up slot 2 and KC
+    into P0's hand as a known card (§3.2); one swap per player (SWAPS = 1), then P1 decides; after
+    P1 keeps, PLAY starts with the leader P0 on the empty table: every held rank, k = 1 only
+    (LO-4.1 line 2), no PICKUP on an empty table (LO-3.4)."""
+    env = _deal_8_1()
+    act(env, 70, "swap 6 up2")
+    assert up(env, 0) == ["9C", "JC", "6D"]
+    assert_hand(env, 0, "2D 4D KC")
+    assert_known(env, 0, "KC")
+    assert ps(env)["phase"] == "swap"
+    # P0 has used its one swap: P1 is asked now
+    assert_legal(env, [59, 60, 61, 65, 66, 67, 92, 93, 94, 95], s=1)
+    # P1 holds no 6 (SWAP(4, 2) = 70) and no 2 (SWAP(0, 0) = 56)
+    assert_rejected(env, 70)
+    assert_rejected(env, 56)
+    act(env, KEEP, "keep")
+    p = ps(env)
+    assert p["phase"] == "play"
+    assert env.infos["player_0"]["phase"] == "play"
+    assert p["move"] == "first" and p["moves"] == 0
+    assert up(env, 1) == ["8C", "TC", "QC"]
+    assert_hand(env, 1, "AC 3D 5D")
+    assert_legal(env, [0, 8, 44], s=0)
+    assert_rejected(env, PICKUP)
+    assert_rejected(env, 95)
+
+
+def test_lopti_case_8_3():
+    """8.3 Lead and exactly one draw (LO-7.1): 4D leaves P0 with 2 < DRAW_BELOW cards, P0 draws
+    the top card 7D. P1 over a 4: 3, 5, A, pickup (LO-4.1 lines 3, 7; LO-3.4). After AC, P1 draws
+    8D. On an Ace: 2 and 7 are legal (LO-4.1 lines 5, 6), K is not (LO-4.3)."""
+    env = _after_swaps_8_2()
+    act(env, 8, "play 4")
+    assert_hand(env, 0, "2D KC 7D")
+    assert_pile(env, [(0, "4D")])
+    assert_top(env, 2, 1, 1)
+    assert ps(env)["draw_size"] == 33
+    assert ps(env)["moves"] == 1
+    assert_legal(env, [4, 12, 48, 52], s=1)
+    act(env, 48, "play A")
+    assert_hand(env, 1, "3D 5D 8D")
+    assert ps(env)["draw_size"] == 32
+    assert_pile(env, [(0, "4D"), (1, "AC")])
+    assert_top(env, 12, 1, 1)
+    assert_legal(env, [0, 20, 52], s=0)
+    assert_rejected(env, 44)  # K on an Ace
