@@ -171,7 +171,8 @@ def test_courtpiece_case_CP_S12():
     T13 s2: TH 8H AC 6C → s0
     """
     expected = {2 * k: ([], None, [2 * k, 0]) for k in range(1, 7)}
-    expected.update({2 * k + 1: ([2 * k + 1], "skip", [2 * k, 0]) for k in range(0, 6)})
+    odd_winners = {1: 0, 3: 2, 5: 0, 7: 2, 9: 0, 11: 2}  # each starts a new run after a take
+    expected.update({n: ([n], w, [n - 1, 0]) for n, w in odd_winners.items()})
     expected[13] = ([], "skip", [13, 0])
 
     def after(n, s):
@@ -204,6 +205,8 @@ def test_courtpiece_case_CP_S13():
     T13 s3: QS 8S AS 7D → s1
     """
     expected = {2 * k: ([], None, [0, 2 * k]) for k in range(1, 7)}
+    odd_winners = {1: 1, 3: 3, 5: 1, 7: 3, 9: 1, 11: 3}
+    expected.update({n: ([n], w, [0, n - 1]) for n, w in odd_winners.items()})
     expected[13] = ([], "skip", [0, 13])
     h.run_tricks(env, tricks, after=_pile_checker(expected))
     s = h.expect_bazi_over(env, h.team_rewards(-4.0), winner_team=1, kind="gone_kot", points=4,
