@@ -1,0 +1,343 @@
+"""Court Piece environments: the PettingZoo AEC env (raw_env / env) and BatchGame (spec section 9)."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from cardzoo import aec
+from cardzoo.batch import BatchGameBase
+from cardzoo.cards import card_text, mask_to_cards
+from courtpiece_env import config as cfgmod
+from courtpiece_env import deals as dealmod
+from courtpiece_env import kernels as K
+from courtpiece_env.observe import OBS_SIZE, observe_batch, observe_one
+from courtpiece_env.render import action_from_name as _action_from_name
+from courtpiece_env.render import action_name as _action_name
+from courtpiece_env.render import render_text
+from courtpiece_env.state import (
+    BAND_HIDE, CALL, CHANGE_CARDS, CHANGE_TRUMP, HIDE, KINDS, NEED_DEAL, OVER, PHASE_NAMES, PLAY, new_state,
+)
+
+NUM_ACTIONS = 60
+
+
+def _card(c):
+    return None if c < 0 else card_text(int(c))
+
+
+def _opt(x):
+    x = int(x)
+    return None if x < 0 else x
+
+
+def result_dict(r) -> dict | None:
+    """9.4 result of the bazi held in record r (None before it is decided)."""
+    if not r["decided"]:
+        return None
+    return {
+        "bazi_index": int(r["bazi_index"]),
+        "winner_team": int(r["res_winner"]),
+        "kind": KINDS[int(r["res_kind"])],
+        "points": int(r["res_points"]),
+        "kots": int(r["res_kots"]),
+        "bonus": int(r["res_bonus"]),
+        "next_dealer": int(r["res_next_dealer"]),
+        "decided_at_trick": int(r["res_at"]),
+        "match_winner": _opt(r["res_match_winner"]),
+    }
+
+
+def public_state_of(r, config) -> dict:
+    """9.3 public record of the bazi held in record r."""
+    phase = int(r["phase"])
+    variant = config.variant
+    in_play = phase == PLAY
+    nt = int(r["ntrick"])
+    npos = int(r["npos"])
+    tricks = []
+    for t in range(nt):
+        ld = int(r["trick_leader"][t])
+        tricks.append({"leader": ld,
+                       "cards": [[(ld + i) % 4, card_text(int(r["trick_cards"][t, i]))] for i in range(4)],
+                       "winner": int(r["trick_winner"][t])})
+    current = []
+    if in_play and npos > 0:
+        ld = int(r["trick_leader"][nt])
+        current = [[(ld + i) % 4, card_text(int(r["trick_cards"][nt, i]))] for i in range(npos)]
+    double = variant == "double_sar"
+    pile = int(r["pile"])
+    streak = [None, 0]
+    if config.streak_active and r["streak_team"] >= 0:
+        streak = [int(r["streak_team"]), int(r["streak_count"])]
+    return {
+        "variant": variant,
+        "phase": PHASE_NAMES[phase],
+        "actor": _opt(r["actor"]),
+        "dealer": int(r["dealer"]),
+        "first_chooser": int(r["fc"]),
+        "passed": bool(r["passed"]),
+        "caller": _opt(r["caller"]) if variant not in ("be_rang", "mendi_coat") else None,
+        "trump": _opt(r["trump"]),
+        "turned_card": _card(r["turned"]),
+        "hidden_owner": _opt(r["hidden_owner"]),
+        "shown_card": _card(r["shown_card"]),
+        "shown_at": [int(r["shown_trick"]), int(r["shown_pos"])] if r["shown_card"] >= 0 else None,
+        "trump_changed": bool(r["trump_changed"]),
+        "trump_set_by": [int(r["set_seat"]), card_text(int(r["set_card"]))] if r["set_card"] >= 0 else None,
+        "leader": int(r["leader"]) if in_play else None,
+        "hand_sizes": [int(r["hands"][s]).bit_count() for s in range(4)],
+        "trick_number": nt,
+        "current_trick": current,
+        "tricks": tricks,
+        "tricks_won": [int(r["tricks_won"][0]), int(r["tricks_won"][1])],
+        "pile": [t + 1 for t in range(13) if (pile >> t) & 1] if double else [],
+        "run_holder": _opt(r["run_holder"]) if double else None,
+        "taken": [int(r["taken"][0]), int(r["taken"][1])] if double else [0, 0],
+        "tens": [int(r["tens"][0]), int(r["tens"][1])] if variant == "mendi_coat" else [0, 0],
+        "change_cards_used": [int(x) for x in r["cc_used"]],
+        "decided": bool(r["decided"]),
+        "result": result_dict(r),
+        "score": [int(r["score"][0]), int(r["score"][1])],
+        "streak": streak,
+        "target": config.target,
+        "bazi_index": int(r["bazi_index"]),
+    }
+
+
+def _begin(st, b, cfg, dealer, order, score, streak, bazi_index):
+    st["score"][b] = score
+    st["streak_team"][b] = streak[0]
+    st["streak_count"][b] = streak[1]
+    st["bazi_index"][b] = bazi_index
+    st["rewards"][b] = 0.0
+    K.start_bazi_at(st, b, cfg, order, dealer)
+
+
+def _redeal(st, b, cfg, ep):
+    """A match bazi finished: deal the next one at once (CP-9.4 / CP-11.10)."""
+    dealer = int(st["res_next_dealer"][b])
+    order = ep.next_bazi(dealer)
+    st["bazi_index"][b] += 1
+    K.start_bazi_at(st, b, cfg, order, dealer)
+
+
+class raw_env(aec.CardGameEnv):
+    """Court Piece / Mendi Coat as a PettingZoo AEC env (rules: shared/rules/courtpiece.md)."""
+
+    metadata = {"name": "courtpiece_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    version = 0
+    num_actions = NUM_ACTIONS
+    observation_size = OBS_SIZE
+    observation_bounds = (-1.0, 1.0)
+
+    def __init__(self, render_mode=None, **config):
+        self.config = cfgmod.make(**config)
+        self._cfg = self.config.to_array()
+        super().__init__(4, render_mode)
+        self._st = new_state(1)
+        self._ep = None
+        self._result = None
+        self._neworder = np.zeros((4, 13), np.int8)
+        self._actor_now = -1
+
+    # ---- hooks -------------------------------------------------------------------------------
+    def _game_reset(self, rng, options):
+        ep, dealer, order, score, streak, bazi_index = dealmod.prepare_episode(self.config, rng, options)
+        st = new_state(1)
+        _begin(st, 0, self._cfg, dealer, order, score, streak, bazi_index)
+        self._st = st
+        self._ep = ep
+        self._result = None
+        self._refresh()
+
+    def _refresh(self):
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        K.mask_one(self._st, 0, self._cfg, mask)
+        self._next_mask = mask
+        self._actor_now = int(self._st["actor"][0])
+
+    def _after_kernel(self, actor, mask):
+        st = self._st
+        if actor < 0:
+            phase = st["phase"][0]
+            self._result = result_dict(st[0])
+            if phase == NEED_DEAL:
+                _redeal(st, 0, self._cfg, self._ep)
+                self._refresh()
+                return
+        self._next_mask = mask
+        self._actor_now = actor
+
+    def _game_step(self, action):
+        st = self._st
+        if action == 59:
+            self._neworder = self._ep.change_cards_order(st["order"][0], int(st["actor"][0]), int(st["dealer"][0]))
+        mask = np.empty(NUM_ACTIONS, np.int8)
+        actor = K.step_one(st, 0, self._cfg, action, self._neworder, mask)
+        self._after_kernel(actor, mask)
+
+    def _game_actor(self):
+        return self._actor_now
+
+    def _game_mask(self):
+        return self._next_mask
+
+    def _game_observation(self, seat):
+        out = np.empty(OBS_SIZE, np.float32)
+        observe_one(self._st, 0, self._cfg, seat, out)
+        return out
+
+    def _game_phase(self):
+        return PHASE_NAMES[self._st["phase"][0]]
+
+    def _game_rewards(self):
+        return self._st["rewards"][0]
+
+    def _game_end(self):
+        return True, False
+
+    def _game_result(self):
+        return self._result
+
+    def _game_render(self):
+        hands = [mask_to_cards(int(h)) for h in self._st["hands"][0]]
+        return render_text(self.public_state(), hands)
+
+    # ---- public surface (9.1) ------------------------------------------------------------------
+    def _require_reset(self):
+        if self._ep is None:
+            raise ValueError("call reset() first")
+
+    def timeout(self) -> None:
+        """CP-12.2: the seat to act ran out of time."""
+        self._require_reset()
+        st = self._st
+        r = st[0]
+        phase = int(r["phase"])
+        if phase in (OVER, NEED_DEAL) or self._actor_now < 0:
+            raise ValueError("timeout(): no seat is to act (phase 'over')")
+        agent = self.agent_selection
+        actor = int(r["actor"])
+        fc = int(r["fc"])
+        mask = np.empty(NUM_ACTIONS, np.int8)
+        if phase in (CHANGE_CARDS, CHANGE_TRUMP) or (phase in (CALL, HIDE) and actor == fc and not r["passed"]):
+            self._cumulative_rewards[agent] = 0.0
+            self._game_step(56)
+        elif phase in (CALL, HIDE):
+            card = self._ep.turned_card(r["order"], fc)
+            self._cumulative_rewards[agent] = 0.0
+            a2 = K.timeout_card_one(st, 0, self._cfg, card, mask)
+            self._after_kernel(a2, mask)
+        elif phase == BAND_HIDE:
+            card = self._ep.band_card(r["order"], fc)
+            self._cumulative_rewards[agent] = 0.0
+            a2 = K.timeout_card_one(st, 0, self._cfg, card, mask)
+            self._after_kernel(a2, mask)
+        else:
+            legal = np.flatnonzero(self._next_mask)
+            cards = legal[legal < 52]
+            if len(cards):
+                a = int(cards[int(self._ep.rng.integers(len(cards)))])
+            else:
+                a = int(legal[0])
+            self._cumulative_rewards[agent] = 0.0
+            self._game_step(a)
+        self._sync()
+
+    def public_state(self) -> dict:
+        self._require_reset()
+        return public_state_of(self._st[0], self.config)
+
+    def hand(self, seat) -> list[str]:
+        if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) or not 0 <= int(seat) <= 3:
+            raise ValueError(f"hand(seat): seat must be 0..3, got {seat!r}")
+        self._require_reset()
+        return [card_text(c) for c in mask_to_cards(int(self._st["hands"][0, int(seat)]))]
+
+    @staticmethod
+    def action_name(a) -> str:
+        return _action_name(a)
+
+    @staticmethod
+    def action_from_name(name) -> int:
+        return _action_from_name(name)
+
+
+def env(**config):
+    """The public AEC env: raw_env inside PettingZoo's OrderEnforcingWrapper only."""
+    return aec.wrap(raw_env(**config))
+
+
+class BatchGame(BatchGameBase):
+    """n Court Piece games stepped together by the same kernels (spec 9.8)."""
+
+    num_actions = NUM_ACTIONS
+    observation_size = OBS_SIZE
+
+    def __init__(self, n, **config):
+        self.config = cfgmod.make(**config)
+        super().__init__(n, 4)
+        self._cfg = self.config.to_array()
+        self._st = new_state(self.n)
+        self._eps = [None] * self.n
+        self._neworders = np.zeros((self.n, 4, 13), np.int8)
+
+    def _reset_games(self, seeds, deals):
+        n = self.n
+        prepared = []
+        for b in range(n):
+            rng = np.random.default_rng(seeds[b])
+            opts = None if deals is None else {"deal": deals[b]}
+            try:
+                prepared.append(dealmod.prepare_episode(self.config, rng, opts))
+            except ValueError as e:
+                raise ValueError(f"game {b}: {e}") from None
+        st = new_state(n)
+        orders = np.zeros((n, 4, 13), np.int8)
+        dealers = np.zeros(n, np.int64)
+        for b, (ep, dealer, order, score, streak, bazi_index) in enumerate(prepared):
+            orders[b] = order
+            dealers[b] = dealer
+            st["score"][b] = score
+            st["streak_team"][b] = streak[0]
+            st["streak_count"][b] = streak[1]
+            st["bazi_index"][b] = bazi_index
+        K.start_bazi_batch(st, self._cfg, orders, dealers)
+        self._st = st
+        self._eps = [p[0] for p in prepared]
+
+    def _kernel_current_player(self):
+        return self._st["actor"].copy()
+
+    def _kernel_legal_mask(self, out):
+        K.legal_mask_batch(self._st, self._cfg, out)
+
+    def _kernel_observe(self, out):
+        observe_batch(self._st, self._cfg, out)
+
+    def _kernel_step(self, actions):
+        if self._eps[0] is None:
+            raise ValueError("call reset() first")
+        st = self._st
+        for b in np.flatnonzero(actions == 59):
+            self._neworders[b] = self._eps[b].change_cards_order(st["order"][b], int(st["actor"][b]),
+                                                                 int(st["dealer"][b]))
+        K.step_batch(st, self._cfg, actions, self._neworders)
+        for b in np.flatnonzero(st["phase"] == NEED_DEAL):
+            _redeal(st, int(b), self._cfg, self._eps[b])
+        self.rewards[:] = st["rewards"]
+
+    def _kernel_rollout(self, policy, seed):
+        if self._eps[0] is None:
+            raise ValueError("call reset() first")
+        n = K.rollout(self._st, self._cfg, seed)
+        self.rewards[:] = self._st["rewards"]
+        return n
+
+    # read-only helpers for tests and tools
+    def public_state(self, b: int) -> dict:
+        return public_state_of(self._st[int(b)], self.config)
+
+    def hand(self, b: int, seat: int) -> list[str]:
+        return [card_text(c) for c in mask_to_cards(int(self._st["hands"][int(b), int(seat)]))]
