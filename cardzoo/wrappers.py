@@ -5,7 +5,11 @@
     env.action_masks()   # bool[A], the hook sb3-contrib's MaskablePPO calls
 
 The observation is the seat's observation vector; the legal mask is in info["action_mask"] and
-action_masks(). The reward of a step is everything the seat received while the others moved, so
+action_masks(). `action_space.sample()` draws a legal action of the current position (an explicit
+`mask=` wins), so Gymnasium's check_env and naive random loops never send an illegal action, which
+still raises ValueError (or, with `illegal_action="sample"`, is replaced by a legal action drawn
+from the env's np_random and reported in info["illegal_action"]: for tools such as
+gymnasium's check_env that step an action sampled before reset). The reward of a step is everything the seat received while the others moved, so
 episode returns equal the AEC env's.
 """
 from __future__ import annotations
@@ -26,10 +30,32 @@ class _UniformRandom:
         return int(self.rng.choice(np.flatnonzero(action_mask)))
 
 
+class LegalDiscrete(gymnasium.spaces.Discrete):
+    """Discrete(n) whose sample() without a mask draws from `legal_mask` (the env keeps it current).
+
+    Equal to Discrete(n) for every other purpose (contains, ==, pickling, SB3's isinstance checks).
+    The link is a plain array, so a copy of the space in another process keeps a stale mask: sample
+    there with an explicit mask.
+    """
+
+    def __init__(self, n: int, seed=None):
+        super().__init__(n, seed=seed)
+        self.legal_mask = np.zeros(n, np.int8)
+
+    def sample(self, mask=None, probability=None):
+        if mask is None and probability is None and self.legal_mask.any():
+            mask = self.legal_mask
+        return super().sample(mask=mask, probability=probability)
+
+
 class SingleSeatEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, game: str = "courtpiece", seat: int = 0, opponents=None, render_mode=None, **config):
+    def __init__(self, game: str = "courtpiece", seat: int = 0, opponents=None, render_mode=None, *,
+                 illegal_action: str = "raise", **config):
+        if illegal_action not in ("raise", "sample"):
+            raise ValueError(f"illegal_action must be 'raise' or 'sample', got {illegal_action!r}")
+        self.illegal_action = illegal_action
         self.game = game
         self.aec = make(game, raw=True, render_mode=render_mode, **config)
         n = self.aec.num_players
@@ -46,7 +72,7 @@ class SingleSeatEnv(gymnasium.Env):
         self.opponents = list(opponents)
         space = self.aec.observation_space(self.agent)["observation"]
         self.observation_space = space
-        self.action_space = gymnasium.spaces.Discrete(self.aec.num_actions)
+        self.action_space = LegalDiscrete(self.aec.num_actions)
         self.render_mode = render_mode
         self._mask = np.zeros(self.aec.num_actions, np.int8)
 
@@ -71,6 +97,7 @@ class SingleSeatEnv(gymnasium.Env):
     def _view(self):
         obs = self.aec.observe(self.agent)
         self._mask = obs["action_mask"]
+        self.action_space.legal_mask = self._mask.astype(np.int8)
         info = {"action_mask": self._mask, "phase": self.aec.infos[self.agent]["phase"]}
         if "result" in self.aec.infos[self.agent]:
             info["result"] = self.aec.infos[self.agent]["result"]
@@ -90,10 +117,16 @@ class SingleSeatEnv(gymnasium.Env):
         aec = self.aec
         if aec.terminations[self.agent] or aec.truncations[self.agent]:
             raise ValueError("the episode is over: call reset()")
+        replaced = None
+        if self.illegal_action == "sample" and self.action_space.contains(action) and not self._mask[int(action)]:
+            replaced = int(action)
+            action = int(self.np_random.choice(np.flatnonzero(self._mask)))
         aec.step(int(action))
         reward = aec.rewards[self.agent]
         reward += self._advance()
         obs, info = self._view()
+        if replaced is not None:
+            info["illegal_action"] = replaced
         return obs, float(reward), bool(aec.terminations[self.agent]), bool(aec.truncations[self.agent]), info
 
     def action_masks(self) -> np.ndarray:
