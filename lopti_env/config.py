@@ -1,0 +1,208 @@
+"""LOPTI config (spec section 6) -> the integer arrays the kernels read."""
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cardzoo.options import check_bool, check_choice, check_int
+
+NUM_ACTIONS = 140
+OBS_SIZE = 309
+MAX_SEATS = 5
+
+# LO-12 base-rule switches: name, default, domain (lo, hi)
+SWITCH_NAMES = ("CLEAR_RANK", "LOW_RANK", "LOW_BLOCKS_CLEAR", "SET_SIZE", "DRAW_BELOW", "DRAW_MODE",
+                "VOLUNTARY_PICKUP", "CLEAR_EXTRA_MOVE", "SWAPS")
+SWITCH_DEFAULTS = (8, 5, 1, 4, 3, 0, 1, 1, 1)
+SWITCH_LO = (2, 2, 0, 3, 1, 0, 0, 0, 0)
+SWITCH_HI = (12, 12, 1, 4, 5, 1, 1, 1, 3)
+
+# LO-11.3 template table TPL int32[17, 10]: event, timing, effect, condition, Xmin, Xmax, Gmask, Nmin, Nmax, uses
+TPL = np.array([
+    [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [1, 1, 1, 1, 0, 12, 0xFF, 1, 2, 7],
+    [1, 1, 2, 1, 0, 12, 0xFF, 0, 0, 3],
+    [1, 1, 3, 1, 0, 12, 0x06, 1, 2, 7],
+    [1, 1, 1, 2, 2, 4, 0xFF, 1, 2, 7],
+    [2, 1, 1, 3, 1, 20, 0xFF, 1, 2, 7],
+    [2, 0, 2, 3, 1, 20, 0xFF, 0, 0, 3],
+    [3, 1, 1, 4, 0, 4, 0xFF, 1, 2, 7],
+    [3, 1, 4, 4, 0, 4, 0x106, 1, 4, 7],
+    [1, 2, 5, 5, 0, 13, 0, 1, 4, 5],
+    [1, 2, 5, 6, 6, 20, 0, 0, 0, 1],
+    [1, 2, 5, 7, 0, 0, 0, 1, 4, 4],
+    [4, 1, 1, 0, 0, 0, 0xFF, 1, 2, 6],
+    [5, 1, 1, 0, 0, 0, 0xFF, 1, 2, 6],
+    [6, 1, 1, 8, 0, 1, 0xFE, 1, 2, 7],
+    [7, 1, 1, 0, 0, 0, 0xFF, 1, 2, 6],
+    [8, 0, 2, 9, 4, 20, 0xFF, 0, 0, 3],
+], dtype=np.int32)
+
+# cfg int32 array layout
+C_N, C_FIRST_DEALER, C_SESSION, C_ROUNDS, C_MAXRULES, C_PLAY_TO_END, C_REWARD, C_MAX_MOVES, \
+    C_EARLY_STOP, C_RPS_MAX, C_BRACKET_MAX, C_NCARRY = range(12)
+CFG_SIZE = 12
+
+REWARD_SCHEMES = ("rank", "winner")
+
+
+def rule_valid_py(t, X, G, N, others=()) -> bool:
+    """LO-11.7 validity of (t, X, G, N) against other ACTIVE/REMOVED entries `others` (tuples)."""
+    vals = (t, X, G, N)
+    if any(isinstance(v, bool) or not isinstance(v, numbers.Integral) for v in vals):
+        return False
+    t, X, G, N = (int(v) for v in vals)
+    if not 1 <= t <= 16:
+        return False
+    row = TPL[t]
+    uses = int(row[9])
+    if uses & 1:
+        if not row[4] <= X <= row[5]:
+            return False
+    elif X != 0:
+        return False
+    if uses & 2:
+        if not (0 <= G <= 8 and (int(row[6]) >> G) & 1):
+            return False
+    elif G != 0:
+        return False
+    if uses & 4:
+        if not row[7] <= N <= row[8]:
+            return False
+    elif N != 0:
+        return False
+    if t == 9 and (X == 1 or (X == 13 and N < 3)):
+        return False
+    return (t, X, G, N) not in set(tuple(o) for o in others)
+
+
+def _int_list(name, row, length):
+    if not isinstance(row, (list, tuple, np.ndarray)) or len(row) != length:
+        raise ValueError(f"option {name}: each rule must be a list of {length} ints, got {row!r}")
+    out = []
+    for v in row:
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+            raise ValueError(f"option {name}: rule {row!r} holds a non-int {v!r}")
+        out.append(int(v))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class LoptiConfig:
+    num_players: int = 4
+    first_dealer: int = 0
+    session: bool = False
+    session_rounds: int = 5
+    max_made_rules: int = 8
+    initial_rules: Any = ()
+    carryover_rules: Any = ()
+    base_rules: Any = field(default_factory=dict)
+    play_to_end: bool = True
+    reward_scheme: str = "rank"
+    max_moves: int = 1000
+    rps_early_stop: bool = False
+    rps_max_throws: int = 300
+    bracket_max_throws: int = 30
+
+    def __post_init__(self):
+        n = check_int("num_players", self.num_players, 2, 5)
+        check_int("first_dealer", self.first_dealer, 0, n - 1)
+        check_bool("session", self.session)
+        check_int("session_rounds", self.session_rounds, 1, 10_000)
+        m = check_int("max_made_rules", self.max_made_rules, 1, 8)
+        check_bool("play_to_end", self.play_to_end)
+        check_choice("reward_scheme", self.reward_scheme, REWARD_SCHEMES)
+        check_int("max_moves", self.max_moves, 1, 1_000_000)
+        check_bool("rps_early_stop", self.rps_early_stop)
+        check_int("rps_max_throws", self.rps_max_throws, 1, 1_000_000)
+        check_int("bracket_max_throws", self.bracket_max_throws, 1, 1_000_000)
+        # base rules (LO-12)
+        if not isinstance(self.base_rules, dict):
+            raise ValueError(f"option base_rules={self.base_rules!r} must be a dict of LO-12 names to ints")
+        sw = list(SWITCH_DEFAULTS)
+        for name, value in self.base_rules.items():
+            if name not in SWITCH_NAMES:
+                raise ValueError(f"option base_rules: unknown switch {name!r}; known: {', '.join(SWITCH_NAMES)}")
+            i = SWITCH_NAMES.index(name)
+            sw[i] = check_int(f"base_rules[{name!r}]", value, SWITCH_LO[i], SWITCH_HI[i])
+        if sw[0] == sw[1]:
+            raise ValueError(f"option base_rules: CLEAR_RANK and LOW_RANK must differ (both {sw[0]})")
+        object.__setattr__(self, "base_rules", {k: sw[SWITCH_NAMES.index(k)]
+                                                for k in self.base_rules})
+        # initial rules [t, X, G, N] (LO-11.7)
+        if not isinstance(self.initial_rules, (list, tuple)):
+            raise ValueError("option initial_rules must be a list of [t, X, G, N] rows")
+        rows = []
+        for row in self.initial_rules:
+            r = _int_list("initial_rules", row, 4)
+            if not rule_valid_py(*r, others=rows):
+                raise ValueError(f"option initial_rules: invalid or duplicate rule {list(r)} (LO-11.7)")
+            rows.append(r)
+        if len(rows) > m:
+            raise ValueError(f"option initial_rules: {len(rows)} rules do not fit max_made_rules={m}")
+        object.__setattr__(self, "initial_rules", tuple(rows))
+        if not isinstance(self.carryover_rules, (list, tuple)):
+            raise ValueError("option carryover_rules must be a list of [t, X, G, N, maker] rows")
+        crows = []
+        for row in self.carryover_rules:
+            r = _int_list("carryover_rules", row, 5)
+            if not rule_valid_py(*r[:4]):
+                raise ValueError(f"option carryover_rules: invalid rule {list(r)} (LO-11.7)")
+            if not -1 <= r[4] < n:
+                raise ValueError(f"option carryover_rules: maker {r[4]} of {list(r)} is not -1 or a seat 0..{n - 1}")
+            crows.append(r)
+        object.__setattr__(self, "carryover_rules", tuple(crows))
+
+    # ---- integer views for the kernels ----------------------------------------------------------
+    def switches(self) -> np.ndarray:
+        sw = list(SWITCH_DEFAULTS)
+        for name, value in self.base_rules.items():
+            sw[SWITCH_NAMES.index(name)] = int(value)
+        return np.array(sw, np.int32)
+
+    def num_rounds(self) -> int:
+        return self.session_rounds if self.session else 1
+
+    def cfg_array(self) -> np.ndarray:
+        c = np.zeros(CFG_SIZE, np.int32)
+        c[C_N] = self.num_players
+        c[C_FIRST_DEALER] = self.first_dealer
+        c[C_SESSION] = int(self.session)
+        c[C_ROUNDS] = self.num_rounds()
+        c[C_MAXRULES] = self.max_made_rules
+        c[C_PLAY_TO_END] = int(self.play_to_end)
+        c[C_REWARD] = REWARD_SCHEMES.index(self.reward_scheme)
+        c[C_MAX_MOVES] = self.max_moves
+        c[C_EARLY_STOP] = int(self.rps_early_stop)
+        c[C_RPS_MAX] = self.rps_max_throws
+        c[C_BRACKET_MAX] = self.bracket_max_throws
+        c[C_NCARRY] = len(self.carryover_rules) if self.session else 0
+        return c
+
+    def carry_array(self) -> np.ndarray:
+        a = np.zeros((max(1, len(self.carryover_rules)), 5), np.int32)
+        for i, r in enumerate(self.carryover_rules):
+            a[i] = r
+        return a
+
+    def rules_array(self) -> np.ndarray:
+        """int32[8, 8] rulebook at session start: initial rules, maker -1, ACTIVE, made_round -1."""
+        a = np.zeros((8, 8), np.int32)
+        for i, r in enumerate(self.initial_rules):
+            a[i, :4] = r
+            a[i, 4] = -1
+            a[i, 5] = 1
+            a[i, 6] = -1
+        return a
+
+
+def make_lopti_config(kwargs: dict) -> LoptiConfig:
+    from cardzoo.options import make_config
+    return make_config(LoptiConfig, kwargs)
+
+
+__all__ = ["LoptiConfig", "make_lopti_config", "TPL", "SWITCH_NAMES", "SWITCH_DEFAULTS", "NUM_ACTIONS",
+           "OBS_SIZE"]

@@ -1,0 +1,786 @@
+"""LOPTI environments: the PettingZoo AEC env (raw_env / env) and BatchGame (spec section 9)."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from cardzoo.aec import CardGameEnv, wrap
+from cardzoo.batch import BatchGameBase
+from cardzoo.cards import RANKS, card_text, parse_cards, rank_index
+from lopti_env import kernels as K
+from lopti_env.config import (NUM_ACTIONS, OBS_SIZE, SWITCH_HI, SWITCH_LO, SWITCH_NAMES, LoptiConfig,
+                              make_lopti_config, rule_valid_py)
+from lopti_env.observe import observe_batch, observe_one
+from lopti_env.state import PHASE_NAMES, STATE_DTYPE, new_state
+
+VERSION = 0
+PROPOSE_KINDS = ("remove", "amend", "base", "restore")
+KIND_CODES = {1: "REMOVE", 2: "AMEND", 3: "BASE", 4: "RESTORE"}
+
+
+# ---------------------------------------------------------------------------------------------
+# action names (section 9.6)
+# ---------------------------------------------------------------------------------------------
+
+
+def action_name(a) -> str:
+    if isinstance(a, bool) or not isinstance(a, numbers.Integral) or not 0 <= int(a) < NUM_ACTIONS:
+        raise ValueError(f"action {a!r} is not an int in 0..{NUM_ACTIONS - 1}")
+    a = int(a)
+    if a < 52:
+        r, k = divmod(a, 4)
+        return "play " + " ".join([RANKS[r]] * (k + 1))
+    if a == 52:
+        return "pickup"
+    if a < 56:
+        return f"flip {a - 53}"
+    if a < 95:
+        r, j = divmod(a - 56, 3)
+        return f"swap {RANKS[r]} up{j}"
+    if a < 102:
+        return ("keep", "pass", "yes", "no", "rock", "paper", "scissors")[a - 95]
+    if a < 106:
+        return "propose " + PROPOSE_KINDS[a - 102]
+    if a < 108:
+        return "timing " + ("now", "next")[a - 106]
+    return f"select {a - 108}"
+
+
+_FIXED_NAMES = {action_name(a): a for a in range(52, NUM_ACTIONS) if not 56 <= a < 95}
+
+
+def action_from_name(s) -> int:
+    if not isinstance(s, str):
+        raise ValueError(f"action name {s!r} is not a string")
+    words = s.split()
+    text = " ".join(words)
+    if text in _FIXED_NAMES:
+        return _FIXED_NAMES[text]
+    try:
+        if len(words) >= 2 and words[0] == "play" and len(words) <= 5:
+            ranks = {rank_index(w) for w in words[1:]}
+            if len(ranks) == 1:
+                return 4 * ranks.pop() + len(words) - 2
+        elif len(words) == 3 and words[0] == "swap" and words[2] in ("up0", "up1", "up2"):
+            return 56 + 3 * rank_index(words[1]) + int(words[2][2])
+    except ValueError:
+        pass
+    raise ValueError(f"unknown action name {s!r} (see spec section 9.6)")
+
+
+# ---------------------------------------------------------------------------------------------
+# deals and positions (section 7)
+# ---------------------------------------------------------------------------------------------
+
+
+def _cards(spec, what):
+    try:
+        return parse_cards(spec)
+    except ValueError as e:
+        raise ValueError(f"{what}: {e}") from None
+
+
+def _slots(spec, what):
+    """Three face-up/face-down slots: a string "c c c" ('-' = empty) or a list of 3 (None/'-')."""
+    if spec is None:
+        return [-1, -1, -1]
+    items = spec.split() if isinstance(spec, str) else spec
+    if not isinstance(items, (list, tuple)) or len(items) != 3:
+        raise ValueError(f"{what}: expected 3 slots, got {spec!r}")
+    out = []
+    for it in items:
+        if it is None or it == "-":
+            out.append(-1)
+        else:
+            out.extend(_cards([it], what))
+    return out
+
+
+def deck_from_deal(d, n, dealer, what="deal"):
+    """A section 7.1 deal (deck form or seats form) -> deck order int8[52]."""
+    if not isinstance(d, dict):
+        raise ValueError(f"{what} must be a dict with 'deck' or 'seats'")
+    unknown = set(d) - {"deck", "seats", "draw", "dealer"}
+    if unknown:
+        raise ValueError(f"{what}: unknown key(s) {sorted(unknown)}")
+    if "deck" in d:
+        if "seats" in d or "draw" in d:
+            raise ValueError(f"{what}: give either 'deck' or 'seats' and 'draw', not both")
+        deck = _cards(d["deck"], what)
+    elif "seats" in d:
+        seats = d["seats"]
+        if not isinstance(seats, (list, tuple)) or len(seats) != n:
+            raise ValueError(f"{what}: 'seats' must list {n} seats")
+        parts = []
+        for i, s in enumerate(seats):
+            if not isinstance(s, dict) or set(s) - {"down", "up", "hand"}:
+                raise ValueError(f"{what}: seat {i} must be a dict with 'down', 'up', 'hand'")
+            p = {}
+            for key in ("down", "up", "hand"):
+                cs = _cards(s.get(key, []), f"{what} seat {i} {key}")
+                if len(cs) != 3:
+                    raise ValueError(f"{what}: seat {i} {key} must hold 3 cards, got {len(cs)}")
+                p[key] = cs
+            parts.append(p)
+        draw = _cards(d.get("draw", []), f"{what} draw")
+        order = [(dealer + 1 + j) % n for j in range(n)]
+        deck = [0] * (9 * n)
+        for i in range(3 * n):
+            s = order[i % n]
+            deck[i] = parts[s]["down"][i // n]
+            deck[3 * n + i] = parts[s]["up"][i // n]
+            deck[6 * n + i] = parts[s]["hand"][i // n]
+        deck += draw
+    else:
+        raise ValueError(f"{what} needs 'deck' or 'seats'")
+    if len(deck) != 52:
+        raise ValueError(f"{what}: {len(deck)} cards; a deal needs all 52 cards (9N dealt + draw pile)")
+    if len(set(deck)) != 52:
+        dup = sorted({c for c in deck if deck.count(c) > 1})
+        raise ValueError(f"{what}: duplicate card(s) {', '.join(card_text(c) for c in dup)}")
+    return np.array(deck, np.int8)
+
+
+def _dealer_of(d, n, default):
+    if isinstance(d, dict) and "dealer" in d:
+        v = d["dealer"]
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not 0 <= v < n:
+            raise ValueError(f"deal dealer {v!r} is not a seat 0..{n - 1}")
+        return int(v)
+    return default
+
+
+def _seat_int(v, n, what, allow_none=False):
+    if v is None and allow_none:
+        return -1
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not 0 <= v < n:
+        raise ValueError(f"state {what}={v!r} is not a seat 0..{n - 1}")
+    return int(v)
+
+
+def _int(v, what, lo, hi):
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not lo <= v <= hi:
+        raise ValueError(f"state {what}={v!r} must be an int in {lo}..{hi}")
+    return int(v)
+
+
+_STATE_KEYS = {"seats", "pile", "chain", "draw", "out", "to_act", "move", "known", "dealer", "leader", "moves",
+               "rules", "switches", "round", "prev_winner", "pending", "scores", "phase"}
+
+
+def inject_state(st, cfg: LoptiConfig, cfgarr, S):
+    """Write a section 7.2 position into game 0 of st; raise ValueError if impossible."""
+    n = cfg.num_players
+    if not isinstance(S, dict):
+        raise ValueError("state must be a dict (section 7.2)")
+    unknown = set(S) - _STATE_KEYS
+    if unknown:
+        raise ValueError(f"state: unknown key(s) {sorted(unknown)}")
+    phase = S.get("phase", "play")
+    if phase not in ("play", "swap", "rule_making", "creator", "proposal"):
+        raise ValueError(f"state phase {phase!r} is not one of play, swap, rule_making, creator, proposal")
+    if phase in ("rule_making", "creator", "proposal") and not cfg.session:
+        raise ValueError(f"state phase {phase!r} needs session=True")
+    rnd = _int(S.get("round", 0), "round", 0, cfg.num_rounds() - 1)
+    dealer = _seat_int(S.get("dealer", (cfg.first_dealer + rnd) % n), n, "dealer")
+    prev_winner = _seat_int(S.get("prev_winner"), n, "prev_winner", allow_none=True)
+    leader = _seat_int(S.get("leader", prev_winner if prev_winner >= 0 else dealer), n, "leader")
+    # switches
+    sw = cfg.switches()
+    swd = S.get("switches", {})
+    if not isinstance(swd, dict):
+        raise ValueError("state switches must be a dict of LO-12 names")
+    for name, v in swd.items():
+        if name not in SWITCH_NAMES:
+            raise ValueError(f"state switches: unknown switch {name!r}")
+        i = SWITCH_NAMES.index(name)
+        sw[i] = _int(v, f"switches[{name!r}]", SWITCH_LO[i], SWITCH_HI[i])
+    if sw[0] == sw[1]:
+        raise ValueError("state switches: CLEAR_RANK and LOW_RANK must differ")
+    # rules
+    rules = np.zeros((8, 8), np.int32)
+    if "rules" in S:
+        rows = S["rules"]
+        if not isinstance(rows, (list, tuple)) or len(rows) > cfg.max_made_rules:
+            raise ValueError(f"state rules must be a list of at most {cfg.max_made_rules} rows")
+        seen = []
+        for i, row in enumerate(rows):
+            if not isinstance(row, (list, tuple)) or len(row) not in (6, 7) or any(
+                    isinstance(v, bool) or not isinstance(v, numbers.Integral) for v in row):
+                raise ValueError(f"state rules row {row!r} must be [t, X, G, N, maker, status(, made_round)]")
+            t, x, gg, nn, maker, status = (int(v) for v in row[:6])
+            if status not in (1, 2):
+                raise ValueError(f"state rules row {list(row)}: status must be 1 (ACTIVE) or 2 (REMOVED)")
+            if not -1 <= maker < n:
+                raise ValueError(f"state rules row {list(row)}: maker must be -1 or a seat")
+            if not rule_valid_py(t, x, gg, nn, others=seen):
+                raise ValueError(f"state rules row {list(row)} is not a valid rule (LO-11.7)")
+            seen.append((t, x, gg, nn))
+            rules[i] = [t, x, gg, nn, maker, status, int(row[6]) if len(row) == 7 else -1, 0]
+    else:
+        rules = cfg.rules_array()
+    pending = S.get("pending")
+    pend = np.zeros(4, np.int32)
+    if pending is not None:
+        if not isinstance(pending, (list, tuple)) or len(pending) != 4 or any(
+                isinstance(v, bool) or not isinstance(v, numbers.Integral) for v in pending):
+            raise ValueError("state pending must be [kind, target, field, value] or None")
+        if not 1 <= pending[0] <= 4:
+            raise ValueError("state pending kind must be 1..4")
+        pend[:] = pending
+    scores = S.get("scores")
+    sc = np.zeros(5, np.float32)
+    if scores is not None:
+        if not isinstance(scores, (list, tuple)) or len(scores) != n or any(
+                isinstance(v, bool) or not isinstance(v, numbers.Real) for v in scores):
+            raise ValueError(f"state scores must be a list of {n} numbers")
+        sc[:n] = scores
+    moves = _int(S.get("moves", 0), "moves", 0, 10 ** 9)
+
+    have_seats = "seats" in S
+    hands = [0] * 5
+    ups = [[-1] * 3 for _ in range(5)]
+    downs = [[-1] * 3 for _ in range(5)]
+    known = [0] * 5
+    pile_plays = []
+    draw = []
+    out = []
+    used = []
+    if have_seats:
+        seats = S["seats"]
+        if not isinstance(seats, (list, tuple)) or len(seats) != n:
+            raise ValueError(f"state seats must list {n} seats")
+        for i, s in enumerate(seats):
+            if not isinstance(s, dict) or set(s) - {"hand", "up", "down"}:
+                raise ValueError(f"state seat {i} must be a dict with 'hand', 'up', 'down'")
+            h = _cards(s.get("hand", ""), f"state seat {i} hand")
+            used += h
+            for c in h:
+                hands[i] |= 1 << c
+            ups[i] = _slots(s.get("up"), f"state seat {i} up")
+            downs[i] = _slots(s.get("down"), f"state seat {i} down")
+            used += [c for c in ups[i] + downs[i] if c >= 0]
+    elif phase in ("play", "swap"):
+        raise ValueError(f"state phase {phase!r} needs 'seats'")
+    pile = S.get("pile", [])
+    if not isinstance(pile, (list, tuple)):
+        raise ValueError("state pile must be a list of [seat, cards]")
+    for entry in pile:
+        if not isinstance(entry, (list, tuple)) or len(entry) != 2:
+            raise ValueError(f"state pile entry {entry!r} must be [seat, cards]")
+        seat = _seat_int(entry[0], n, "pile seat")
+        cs = _cards(entry[1], "state pile")
+        if not 1 <= len(cs) <= 4 or len({c % 13 for c in cs}) != 1:
+            raise ValueError(f"state pile entry {entry!r} must be 1-4 cards of one rank")
+        if cs[0] % 13 == 1:
+            raise ValueError(f"state pile entry {entry!r}: 3s never lie on the pile (LO-5.3)")
+        pile_plays.append((seat, cs))
+        used += cs
+    draw = _cards(S.get("draw", []), "state draw")
+    used += draw
+    if len(set(used)) != len(used):
+        dup = sorted({c for c in used if used.count(c) > 1})
+        raise ValueError(f"state: duplicate card(s) {', '.join(card_text(c) for c in dup)}")
+    outl = S.get("out", [])
+    if not isinstance(outl, (list, tuple)):
+        raise ValueError("state out must be a list of seats")
+    out = [_seat_int(s, n, "out") for s in outl]
+    if len(set(out)) != len(out) or len(out) >= n:
+        raise ValueError(f"state out {out!r}: repeated seats, or no player left")
+    kn = S.get("known", {})
+    if not isinstance(kn, dict):
+        raise ValueError("state known must be a dict {seat: cards}")
+    for key, cs in kn.items():
+        try:
+            seat = int(key)
+        except (TypeError, ValueError):
+            raise ValueError(f"state known key {key!r} is not a seat") from None
+        seat = _seat_int(seat, n, "known seat")
+        for c in _cards(cs, "state known"):
+            if not (hands[seat] >> c) & 1:
+                raise ValueError(f"state known: {card_text(c)} is not in seat {seat}'s hand")
+            known[seat] |= 1 << c
+    chain = _int(S.get("chain", 0), "chain", 0, 3)
+    if chain >= sw[3]:
+        raise ValueError(f"state chain {chain} reaches SET_SIZE {sw[3]}")
+    # top and run
+    top, cnt, run = -1, 0, 0
+    for seat, cs in pile_plays:
+        r = cs[0] % 13
+        run = run + len(cs) if r == top else len(cs)
+        top, cnt = r, len(cs)
+    if pile_plays and run >= sw[3]:
+        raise ValueError(f"state pile: a run of {run} reaches SET_SIZE {sw[3]} (it would have cleared)")
+    move = S.get("move", "first")
+    if move not in ("first", "extra"):
+        raise ValueError("state move must be 'first' or 'extra'")
+    if move == "extra" and pile_plays:
+        raise ValueError("state move 'extra' needs an empty table (LO-6.3)")
+    if have_seats:
+        for s in range(n):
+            holds = hands[s] != 0 or any(c >= 0 for c in ups[s] + downs[s])
+            if s in out and holds:
+                raise ValueError(f"state: seat {s} is out but holds cards")
+            if s not in out and not holds:
+                raise ValueError(f"state: active seat {s} holds no card")
+            if s not in out and hands[s] == 0 and any(c >= 0 for c in ups[s]):
+                raise ValueError(f"state: seat {s} has an empty hand while face-up cards remain (LO-8.1)")
+    if phase == "swap" and pile_plays:
+        raise ValueError("state phase 'swap' needs an empty pile")
+    to_act = _seat_int(S.get("to_act", leader), n, "to_act")
+    if phase == "play" and to_act in out:
+        raise ValueError(f"state to_act {to_act} is out")
+    if phase == "rule_making":
+        if prev_winner < 0:
+            raise ValueError("state phase 'rule_making' needs prev_winner")
+        if not any(rules[i, 5] == 0 for i in range(cfg.max_made_rules)):
+            raise ValueError("state phase 'rule_making' needs an EMPTY rulebook slot")
+
+    # ---- write the record ----
+    K.reset_fields_at(st, 0, cfgarr)
+    g = st[0]
+    g["rules"][:] = rules
+    g["sw"][:] = sw
+    g["pending"][:] = pend
+    g["scores"][:] = sc
+    g["round"] = rnd
+    g["dealer"] = dealer
+    g["fdealer"] = (dealer - rnd) % n
+    g["leader"] = leader
+    g["prev_winner"] = prev_winner
+    g["rounds_done"] = 0
+    g["draft"][:] = -1
+    g["cand"] = -1
+    for s in range(5):
+        g["hand"][s] = np.uint64(hands[s])
+        g["known"][s] = np.uint64(known[s])
+        g["up"][s] = ups[s]
+        g["down"][s] = downs[s]
+    for i, s in enumerate(out):
+        g["active"][s] = 0
+        g["place"][s] = i
+        g["out_order"][i] = s
+    g["n_out"] = len(out)
+    g["winner"] = out[0] if out else -1
+    k = 0
+    for i, (seat, cs) in enumerate(pile_plays):
+        g["play_start"][i] = k
+        g["play_rank"][i] = cs[0] % 13
+        g["play_cnt"][i] = len(cs)
+        g["play_seat"][i] = seat
+        for c in cs:
+            g["pile"][k] = c
+            k += 1
+    g["n_plays"] = len(pile_plays)
+    g["pile_n"] = k
+    g["top_rank"] = top
+    g["top_cnt"] = cnt
+    g["run"] = run
+    g["chain"] = chain
+    for i, c in enumerate(draw):
+        g["draw"][i] = c
+    g["draw_pos"] = 0
+    g["draw_n"] = len(draw)
+    if have_seats:
+        g["gone"] = np.uint64(((1 << 52) - 1) & ~sum(1 << c for c in set(used)))
+    g["moves"] = moves
+    g["move_kind"] = 1 if move == "extra" else 0
+    g["skip_deal"] = 0
+    if phase == "play":
+        g["phase"] = K.PLAY
+        g["actor"] = to_act
+    elif phase == "swap":
+        g["phase"] = K.SWAP
+        g["actor"] = leader
+        g["swap_turns"] = 0
+    elif phase == "rule_making":
+        g["phase"] = K.RULE_MAKING
+        g["substep"] = 0
+        g["actor"] = prev_winner
+        g["skip_deal"] = 1 if have_seats else 0
+    elif phase == "creator":
+        g["skip_deal"] = 1 if have_seats else 0
+        g["phase"] = K.CREATOR
+    else:
+        g["phase"] = K.PROPOSAL
+        g["substep"] = 0
+        g["pos"] = 0
+        g["actor"] = (dealer + 1) % n
+    return phase, have_seats
+
+
+# ---------------------------------------------------------------------------------------------
+# the shared per-game setup used by raw_env and BatchGame
+# ---------------------------------------------------------------------------------------------
+
+
+class _Game:
+    """Config arrays and episode start shared by raw_env and BatchGame."""
+
+    def _setup_config(self, config: LoptiConfig):
+        self.config = config
+        self.cfg = config.cfg_array()
+        self.carry = config.carry_array()
+        self.rules0 = config.rules_array()
+        self.sw0 = config.switches()
+        self.R = config.num_rounds()
+        self.n_coins = (6 * self.R + len(config.carryover_rules) + 8) if config.session else 1
+
+    def _decks_from(self, deck_rng):
+        return np.stack([deck_rng.permutation(52).astype(np.int8) for _ in range(self.R)])
+
+    def _coins_from(self, aux_rng):
+        if not self.config.session:
+            return np.zeros(1, np.int8)
+        return np.array([aux_rng.integers(2) for _ in range(self.n_coins)], np.int8)
+
+    def _parse_deal(self, deal):
+        """-> (first dealer, {round: deck})"""
+        n = self.config.num_players
+        if not isinstance(deal, dict):
+            raise ValueError("options['deal'] must be a dict (section 7.1)")
+        if "deals" in deal:
+            if set(deal) - {"deals", "dealer"}:
+                raise ValueError("options['deal'] with 'deals' takes no other key than 'dealer'")
+            if not self.config.session:
+                raise ValueError("options['deal']['deals'] needs session=True")
+            lst = deal["deals"]
+            if not isinstance(lst, (list, tuple)) or not 1 <= len(lst) <= self.R:
+                raise ValueError(f"options['deal']['deals'] must list 1..{self.R} deals")
+            fd = _dealer_of(deal, n, _dealer_of(lst[0], n, self.config.first_dealer))
+            return fd, {i: deck_from_deal(d, n, (fd + i) % n, f"deal of round {i}") for i, d in enumerate(lst)}
+        fd = _dealer_of(deal, n, self.config.first_dealer)
+        return fd, {0: deck_from_deal(deal, n, fd)}
+
+
+class raw_env(_Game, CardGameEnv):
+    metadata = {"name": "lopti_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    version = VERSION
+    num_actions = NUM_ACTIONS
+    observation_size = OBS_SIZE
+    observation_bounds = (-np.inf, np.inf)
+
+    def __init__(self, render_mode: str | None = None, **config):
+        cfg = make_lopti_config(config)
+        self._setup_config(cfg)
+        super().__init__(cfg.num_players, render_mode=render_mode)
+        self._st = new_state(1)
+        self._decks = np.zeros((1, self.R, 52), np.int8)
+        self._coins = np.zeros((1, self.n_coins), np.int8)
+        self._aux = None
+        self._seed = None
+        self._round_winners = []
+        self._f_actor = self._st["actor"]
+        self._f_phase = self._st["phase"]
+        self._f_mask = self._st["mask"]
+        self._f_rewards = self._st["rewards"]
+        self._f_rounds = self._st["rounds_done"]
+
+    # ---- reset ---------------------------------------------------------------------------------
+    def reset(self, seed=None, options=None):
+        self._seed = seed
+        aux_saved = None if self._aux is None else self._aux.bit_generator.state
+        try:
+            super().reset(seed=seed, options=options)
+        except Exception:
+            if self._aux is not None and aux_saved is not None:
+                self._aux.bit_generator.state = aux_saved
+            raise
+
+    def _game_reset(self, rng, options):
+        options = options or {}
+        unknown = set(options) - {"deal", "state"}
+        if unknown:
+            raise ValueError(f"reset: unknown options key(s) {sorted(unknown)}; known: 'deal', 'state'")
+        if "deal" in options and "state" in options:
+            raise ValueError("reset: options holds at most one of 'deal' and 'state'")
+        n = self.config.num_players
+        fd = self.config.first_dealer
+        injected = {}
+        if "deal" in options:
+            fd, injected = self._parse_deal(options["deal"])
+        # generators (section 7.3); a failed reset restores them (the adapter restores rng)
+        if self._seed is not None:
+            aux = np.random.default_rng([int(self._seed), 1])
+        else:
+            aux = self._aux if self._aux is not None else np.random.default_rng()
+        decks = self._decks_from(rng)
+        for i, d in injected.items():
+            decks[i] = d
+        coins = self._coins_from(aux)
+        st = new_state(1)
+        if "state" in options:
+            K.start_episode(st, 0, self.cfg, self.carry, decks[None], coins[None], self.rules0, self.sw0, fd)
+            phase, have_seats = inject_state(st, self.config, self.cfg, options["state"])
+            if phase == "creator":
+                K.enter_creator_at(st, 0, self.cfg, self.carry, decks[None], coins[None])
+            elif phase == "proposal" and not have_seats:
+                K.deal_at(st, 0, self.cfg, decks[int(st[0]["round"])])
+            K.refresh_mask(st, 0, self.cfg)
+        else:
+            K.start_episode(st, 0, self.cfg, self.carry, decks[None], coins[None], self.rules0, self.sw0, fd)
+        self._aux = aux
+        self._st[:] = st
+        self._decks = decks[None].copy()
+        self._coins = coins[None].copy()
+        self._round_winners = []
+
+    # ---- hooks ---------------------------------------------------------------------------------
+    def _game_step(self, action):
+        K.step_one(self._st, 0, self.cfg, self.carry, self._decks, self._coins, action)
+        if self._f_rounds[0] > len(self._round_winners):
+            w = int(self._st["winner"][0])
+            self._round_winners.append(w if w >= 0 else None)
+
+    def _game_actor(self):
+        return int(self._f_actor[0])
+
+    def _game_mask(self):
+        return self._f_mask[0].astype(np.int8)
+
+    def _game_observation(self, seat):
+        out = np.empty(OBS_SIZE, np.float32)
+        observe_one(self._st, 0, self.cfg, seat, out)
+        return out
+
+    def _game_phase(self):
+        return PHASE_NAMES[self._f_phase[0]]
+
+    def _game_rewards(self):
+        return self._f_rewards[0]
+
+    def _game_end(self):
+        t = bool(self._st["truncated"][0])
+        return (not t, t)
+
+    def _game_result(self):
+        if self._f_phase[0] != K.DONE:
+            return None
+        return result_of(self._st[0], self.config, self._round_winners)
+
+    def _game_render(self):
+        from lopti_env.render import render_text
+        return render_text(self)
+
+    # ---- public helpers (section 9) ------------------------------------------------------------
+    def action_name(self, a):
+        return action_name(a)
+
+    def action_from_name(self, s):
+        return action_from_name(s)
+
+    def hand(self, seat):
+        seat = _seat_int(seat, self.num_players, "seat")
+        return _group(int(self._st["hand"][0][seat]))
+
+    def public_state(self):
+        return public_state_of(self._st[0], self.config)
+
+
+def env(**config):
+    return wrap(raw_env(**config))
+
+
+# ---------------------------------------------------------------------------------------------
+# public state and result (sections 9.4, 9.5)
+# ---------------------------------------------------------------------------------------------
+
+
+def _group(mask: int) -> str:
+    out = []
+    m = int(mask)
+    while m:
+        low = m & -m
+        out.append(card_text(low.bit_length() - 1))
+        m ^= low
+    return " ".join(out)
+
+
+def _opt(v):
+    v = int(v)
+    return None if v < 0 else v
+
+
+def result_of(g, config, round_winners):
+    n = config.num_players
+    order = [int(g["out_order"][i]) for i in range(int(g["n_out"]))]
+    shared = [s for s in range(n) if g["active"][s]]
+    places = [None] * n
+    for s in order:
+        places[s] = int(g["place"][s])
+    rr = [float(g["round_rewards"][s]) for s in range(n)]
+    return {
+        "winner": _opt(g["winner"]),
+        "order": order + shared,
+        "places": places,
+        "round_rewards": rr,
+        "scores": [float(g["scores"][s]) for s in range(n)],
+        "truncated": bool(g["truncated"]),
+        "round_winners": list(round_winners),
+    }
+
+
+def public_state_of(g, config):
+    n = config.num_players
+    ph = int(g["phase"])
+    in_play = ph == K.PLAY
+    seats = []
+    for s in range(n):
+        up = [card_text(int(c)) if c >= 0 else None for c in g["up"][s]]
+        hand = int(g["hand"][s])
+        if not g["active"][s]:
+            stage = 3
+        elif any(c is not None for c in up):
+            stage = 0
+        elif hand:
+            stage = 1
+        else:
+            stage = 2
+        seats.append({
+            "hand_size": bin(hand).count("1"),
+            "known": _group(int(g["known"][s])),
+            "up": up,
+            "down": [bool(c >= 0) for c in g["down"][s]],
+            "stage": stage,
+            "place": _opt(g["place"][s]),
+        })
+    pile = []
+    pn = int(g["pile_n"])
+    np_ = int(g["n_plays"]) if pn else 0
+    for i in range(np_):
+        start = int(g["play_start"][i])
+        end = int(g["play_start"][i + 1]) if i + 1 < np_ else pn
+        pile.append([int(g["play_seat"][i]), " ".join(card_text(int(c)) for c in g["pile"][start:end])])
+    top = None
+    if pn:
+        top = {"rank": int(g["top_rank"]), "count": int(g["top_cnt"]), "run": int(g["run"])}
+    last_clear = None
+    if int(g["clears"]) > 0:
+        last_clear = {"seat": int(g["lc_seat"]), "cause": int(g["lc_cause"]),
+                      "cards": " ".join(card_text(int(c)) for c in g["lc_cards"][:int(g["lc_n"])])}
+    m = config.max_made_rules
+    rules = [[int(v) for v in g["rules"][i]] if g["rules"][i][5] != 0 else [0] * 8 for i in range(m)]
+    pending = [int(v) for v in g["pending"]] if g["pending"][0] > 0 else None
+    draft = [int(v) for v in g["draft"]] if ph == K.RULE_MAKING else None
+    proposal = None
+    if g["prop_on"]:
+        res = int(g["prop_result"])
+        proposal = {
+            "proposer": int(g["proposer"]), "kind": int(g["prop_kind"]), "target": int(g["prop_target"]),
+            "field": int(g["prop_field"]), "value": int(g["prop_value"]), "timing": int(g["prop_timing"]),
+            "yes": _opt(g["prop_yes"]), "defender": _opt(g["defender"]),
+            "result": (None, "passed", "failed")[res],
+        }
+    setup = None
+    if g["setup_on"]:
+        c = int(g["cand"])
+        setup = {"candidate": c, "rule": [int(v) for v in config.carryover_rules[c]], "yes": _opt(g["setup_yes"])}
+    ballots = [bool(g["ballots"][s] == 1) if g["ballots_vis"] and g["ballots"][s] >= 0 else None for s in range(n)]
+    volunteers = [bool(g["volunteers"][s] == 1) if g["vol_vis"] and g["volunteers"][s] >= 0 else None
+                  for s in range(n)]
+    rps = None
+    if ph in (K.BRACKET, K.MATCH):
+        rps = {"kind": "bracket" if ph == K.BRACKET else "match", "first": int(g["rps_first"]),
+               "second": int(g["rps_second"]), "score": [int(g["rps_score"][0]), int(g["rps_score"][1])],
+               "decisive": int(g["rps_dec"]), "throws": int(g["rps_throws"])}
+    sw = {name: int(g["sw"][i]) for i, name in enumerate(SWITCH_NAMES)}
+    actor = int(g["actor"])
+    return {
+        "phase": PHASE_NAMES[ph],
+        "substep": int(g["substep"]),
+        "num_players": n,
+        "round": int(g["round"]),
+        "num_rounds": config.num_rounds(),
+        "dealer": int(g["dealer"]),
+        "leader": int(g["leader"]),
+        "prev_winner": _opt(g["prev_winner"]),
+        "to_act": actor if actor >= 0 else None,
+        "move": ("first", "extra")[int(g["move_kind"])] if in_play else None,
+        "moves": int(g["moves"]),
+        "seats": seats,
+        "out": [int(g["out_order"][i]) for i in range(int(g["n_out"]))],
+        "pile": pile,
+        "top": top,
+        "chain": int(g["chain"]),
+        "obligation": bool(g["chain"] > 0 and pn > 0),
+        "limit": bool(pn > 0 and g["top_rank"] == g["sw"][1]),
+        "gone": _group(int(g["gone"])),
+        "draw_size": int(g["draw_n"]),
+        "clears": int(g["clears"]),
+        "last_clear": last_clear,
+        "switches": sw,
+        "rules": rules,
+        "pending": pending,
+        "draft": draft,
+        "proposal": proposal,
+        "setup": setup,
+        "ballots": ballots,
+        "volunteers": volunteers,
+        "rps": rps,
+        "scores": [float(g["scores"][s]) for s in range(n)],
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# BatchGame (section 9.7)
+# ---------------------------------------------------------------------------------------------
+
+
+class BatchGame(_Game, BatchGameBase):
+    num_actions = NUM_ACTIONS
+    observation_size = OBS_SIZE
+
+    def __init__(self, n, **config):
+        cfg = make_lopti_config(config)
+        self._setup_config(cfg)
+        BatchGameBase.__init__(self, n, cfg.num_players)
+        self.st = new_state(self.n)
+        self.decks = np.zeros((self.n, self.R, 52), np.int8)
+        self.coins = np.zeros((self.n, self.n_coins), np.int8)
+
+    def _reset_games(self, seeds, deals):
+        n = self.config.num_players
+        decks = np.zeros((self.n, self.R, 52), np.int8)
+        coins = np.zeros((self.n, self.n_coins), np.int8)
+        fds = np.full(self.n, self.config.first_dealer, np.int32)
+        for b, s in enumerate(seeds):
+            rng = np.random.default_rng(s)
+            decks[b] = self._decks_from(rng)
+            if self.config.session:
+                aux = np.random.default_rng([s, 1]) if s is not None else np.random.default_rng()
+                coins[b] = self._coins_from(aux)
+            if deals is not None:
+                fd, inj = self._parse_deal(deals[b])
+                fds[b] = fd
+                for i, d in inj.items():
+                    decks[b, i] = d
+        del n
+        st = new_state(self.n)
+        for b in range(self.n):
+            K.start_episode(st, b, self.cfg, self.carry, decks, coins, self.rules0, self.sw0, int(fds[b]))
+        self.st, self.decks, self.coins = st, decks, coins
+
+    def _kernel_current_player(self):
+        return self.st["actor"].astype(np.int8)
+
+    def _kernel_legal_mask(self, out):
+        K.legal_mask_batch(self.st, out)
+
+    def _kernel_observe(self, out):
+        observe_batch(self.st, self.cfg, out)
+
+    def _kernel_step(self, actions):
+        K.step_batch(self.st, self.cfg, self.carry, self.decks, self.coins, actions.astype(np.int64))
+        self.rewards[:] = self.st["rewards"][:, :self.num_players]
+
+    def _kernel_rollout(self, policy, seed):
+        n = K.rollout_random(self.st, self.cfg, self.carry, self.decks, self.coins, seed)
+        self.rewards[:] = self.st["rewards"][:, :self.num_players]
+        return n
+
+    def public_state(self, b):
+        return public_state_of(self.st[b], self.config)
+
+
+__all__ = ["raw_env", "env", "BatchGame", "action_name", "action_from_name", "STATE_DTYPE"]

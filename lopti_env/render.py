@@ -1,0 +1,109 @@
+"""Text rendering of a LOPTI table (ansi): hands, face-up/face-down counts, the pile with the 3-chain,
+the active limit or obligation, and the made rules as plain English sentences."""
+from __future__ import annotations
+
+from cardzoo.cards import RANKS
+
+RANK_WORDS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King", "Ace"]
+ROLE_WORDS = ["the player who played", "the next player", "the previous player", "every other player",
+              "every player", "the dealer", "the player with the most cards", "the player with the fewest cards",
+              "the draw pile"]
+ROLE_SUBJ_EVENT = {5: "the player who picked up", 12: "the player who took up their face-up cards",
+                   13: "the player whose flip failed", 15: "the leader", 16: "the player starting the turn"}
+CAUSE_WORDS = ["any clear", "a clear by the clear card", "a clear by a set of one rank",
+               "a clear by a chain of 3s", "a clear by a made rule"]
+
+
+def _rank(x):
+    return "a " + RANK_WORDS[x] if x not in (5, 12) else ("a 7" if x == 5 else "an Ace")
+
+
+def _role(t, g):
+    if g == 0 and t in ROLE_SUBJ_EVENT:
+        return ROLE_SUBJ_EVENT[t]
+    return ROLE_WORDS[g]
+
+
+NUM_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
+
+
+def _cards(n):
+    return f"{NUM_WORDS.get(n, n)} card" + ("" if n == 1 else "s")
+
+
+def rule_sentence(t, x, g, n) -> str:
+    """One made rule (LO-11.3) as an English sentence."""
+    draws = lambda who: f"{who} draws {_cards(n)}" if who not in ("every other player", "every player") \
+        else f"{who} draws {_cards(n)}"
+    if t == 1:
+        return f"When {_rank(x)} is played, {draws(_role(t, g))}."
+    if t == 2:
+        return f"When {_rank(x)} is played, {_role(t, g)} shows their hand."
+    if t == 3:
+        return f"When {_rank(x)} is played, the player passes up to {_cards(n)} of their lowest to {_role(t, g)}."
+    if t == 4:
+        return f"When {x} or more cards are played at once, {draws(_role(t, g))}."
+    if t == 5:
+        return f"When a pile of {x} or more cards is picked up, {draws(_role(t, g))}."
+    if t == 6:
+        return f"Before a pile of {x} or more cards is picked up, {_role(t, g)} shows their hand."
+    if t == 7:
+        what = "a pile is cleared" if x == 0 else {1: "a pile is cleared by a 10", 2: "a pile is cleared by a set",
+                                                  3: "a pile is cleared by a chain of 3s",
+                                                  4: "a pile is cleared by a made rule"}[x]
+        return f"When {what}, {draws(_role(t, g))}."
+    if t == 8:
+        what = "a pile is cleared" if x == 0 else CAUSE_WORDS[x].replace("a clear", "a pile is cleared")
+        dest = "to the bottom of the draw pile" if g == 8 else f"into the hand of {ROLE_WORDS[g]}"
+        return f"When {what}, the first {_cards(n)} cleared come back {dest}."
+    if t == 9:
+        what = "cards of any one rank" if x == 13 else f"{RANK_WORDS[x]}s"
+        return f"{n} or more {what} lying together on top of the pile clear it."
+    if t == 10:
+        return f"A pile that reaches {x} cards is cleared."
+    if t == 11:
+        return f"A play of {n} or more cards one rank above the previous play clears the pile."
+    if t == 12:
+        return f"When a player takes up their face-up cards, {draws(_role(t, g))}."
+    if t == 13:
+        return f"After a failed blind flip, {draws(_role(t, g))}."
+    if t == 14:
+        which = "the first player goes out" if x == 0 else "a player goes out"
+        return f"When {which}, {draws(ROLE_WORDS[g])}."
+    if t == 15:
+        return f"At the start of the round, {draws(_role(t, g))}."
+    if t == 16:
+        return f"When a player starts a turn with {x} or more cards, {_role(t, g)} shows their hand."
+    return f"Unknown rule {t}."
+
+
+def render_text(env) -> str:
+    ps = env.public_state()
+    n = ps["num_players"]
+    lines = [f"LOPTI  round {ps['round'] + 1}/{ps['num_rounds']}  phase {ps['phase']}  dealer P{ps['dealer']}"
+             f"  to act: {'-' if ps['to_act'] is None else 'P' + str(ps['to_act'])}"]
+    for s in range(n):
+        seat = ps["seats"][s]
+        up = " ".join(c if c else "--" for c in seat["up"])
+        down = sum(seat["down"])
+        place = "" if seat["place"] is None else f"  place {seat['place']}"
+        lines.append(f"  P{s}: hand [{env.hand(s)}] ({seat['hand_size']})  up [{up}]  down {down}{place}"
+                     f"  score {ps['scores'][s]:+.2f}")
+    pile = "  ".join(f"P{s}:{cards}" for s, cards in ps["pile"]) or "(empty)"
+    chain = f"   3-chain: {ps['chain']}" if ps["chain"] else ""
+    lines.append(f"  pile: {pile}{chain}")
+    if ps["obligation"]:
+        lines.append("  obligation: the player to act must play a 3 or pick up the pile")
+    elif ps["limit"]:
+        low = RANK_WORDS[ps["switches"]["LOW_RANK"]]
+        lines.append(f"  limit: the next play must be {low} or lower")
+    lines.append(f"  draw pile: {ps['draw_size']}   gone: {len(ps['gone'].split())}   clears: {ps['clears']}")
+    for i, r in enumerate(ps["rules"]):
+        if r[0]:
+            status = "" if r[5] == 1 else " (removed)"
+            maker = "" if r[4] < 0 else f" [P{r[4]}]"
+            lines.append(f"  rule {i}{maker}{status}: {rule_sentence(r[0], r[1], r[2], r[3])}")
+    return "\n".join(lines)
+
+
+__all__ = ["render_text", "rule_sentence", "RANKS"]
