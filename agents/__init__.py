@@ -1,0 +1,77 @@
+"""Agents for cardzoo games: random, rule-based heuristics, determinized search, learned (torch).
+
+``make_agent(spec, game, seed)`` builds one from a short spec string:
+
+* ``"random"`` — uniform over legal actions;
+* ``"heuristic"`` — the game's rule-based agent;
+* ``"pimc"`` or ``"pimc:samples=16,rollouts=8"`` — determinized search (Court Piece);
+* ``"learned:<path.pt>"`` or a path ending in ``.pt`` — a trained checkpoint.
+"""
+from __future__ import annotations
+
+from agents.base import Agent, RandomAgent, legal_actions
+
+HEURISTICS = {
+    "courtpiece": ("agents.courtpiece_heuristic", "CourtPieceHeuristic"),
+    "lopti": ("agents.lopti_heuristic", "LoptiHeuristic"),
+    "shengji": ("agents.shengji_heuristic", "ShengJiHeuristic"),
+}
+
+
+def heuristic_class(game: str):
+    import importlib
+
+    try:
+        mod, cls = HEURISTICS[game]
+    except KeyError:
+        raise ValueError(f"no heuristic agent for game {game!r}") from None
+    return getattr(importlib.import_module(mod), cls)
+
+
+def _parse_kwargs(text: str) -> dict:
+    out = {}
+    for part in filter(None, text.split(",")):
+        if "=" not in part:
+            raise ValueError(f"agent option {part!r} is not key=value")
+        k, v = part.split("=", 1)
+        v = v.strip()
+        if v.lower() in ("true", "false"):
+            out[k.strip()] = v.lower() == "true"
+        else:
+            try:
+                out[k.strip()] = int(v)
+            except ValueError:
+                try:
+                    out[k.strip()] = float(v)
+                except ValueError:
+                    out[k.strip()] = v
+    return out
+
+
+def make_agent(spec: str, game: str, seed: int | None = None, env_config: dict | None = None) -> Agent:
+    """An agent from a spec string (see the module docstring)."""
+    if not isinstance(spec, str) or not spec:
+        raise ValueError(f"agent spec must be a non-empty string, got {spec!r}")
+    name, _, rest = spec.partition(":")
+    if name.endswith(".pt"):
+        name, rest = "learned", spec
+    if name == "random":
+        agent = RandomAgent(game, seed, **_parse_kwargs(rest))
+    elif name == "heuristic":
+        agent = heuristic_class(game)(game, seed, **_parse_kwargs(rest))
+    elif name == "pimc":
+        from agents.search import PIMCAgent
+
+        agent = PIMCAgent(game, seed, env_config=env_config, **_parse_kwargs(rest))
+    elif name == "learned":
+        from agents.learned import LearnedAgent
+
+        path, _, opts = rest.partition(",")
+        agent = LearnedAgent(game, seed, checkpoint=path, **_parse_kwargs(opts))
+    else:
+        raise ValueError(f"unknown agent {spec!r}: use random, heuristic, pimc[:k=v,...] or learned:<path.pt>")
+    agent.label = spec
+    return agent
+
+
+__all__ = ["Agent", "RandomAgent", "legal_actions", "make_agent", "heuristic_class"]
