@@ -135,11 +135,18 @@ class raw_env(aec.CardGameEnv):
         self.config = cfgmod.make(**config)
         self._cfg = self.config.to_array()
         super().__init__(4, render_mode)
+        global _step_one
+        if _step_one is None:
+            _step_one = _fast(K.step_one, new_state(1), 0, self._cfg, 0, np.zeros((4, 13), np.int8),
+                              np.zeros(NUM_ACTIONS, np.int8))
         self._st = new_state(1)
         self._ep = None
         self._result = None
         self._neworder = np.zeros((4, 13), np.int8)
         self._actor_now = -1
+        self._phase_now = OVER
+        self._zero_rewards = np.zeros(4, np.float32)
+        self._rewards_now = self._zero_rewards
 
     # ---- hooks -------------------------------------------------------------------------------
     def _game_reset(self, rng, options):
@@ -156,26 +163,35 @@ class raw_env(aec.CardGameEnv):
         K.mask_one(self._st, 0, self._cfg, mask)
         self._next_mask = mask
         self._actor_now = int(self._st["actor"][0])
+        self._phase_now = int(self._st["phase"][0])
+        self._rewards_now = self._zero_rewards
 
-    def _after_kernel(self, actor, mask):
-        st = self._st
+    def _after_kernel(self, code, mask):
+        actor = (code & 7) - 1
         if actor < 0:
-            phase = st["phase"][0]
+            st = self._st
             self._result = result_dict(st[0])
-            if phase == NEED_DEAL:
+            rewards = st["rewards"][0].copy()
+            if code >> 3 == NEED_DEAL:
                 _redeal(st, 0, self._cfg, self._ep)
                 self._refresh()
-                return
+            else:
+                self._next_mask = mask
+                self._actor_now = actor
+                self._phase_now = OVER
+            self._rewards_now = rewards
+            return
         self._next_mask = mask
         self._actor_now = actor
+        self._phase_now = code >> 3
+        self._rewards_now = self._zero_rewards
 
     def _game_step(self, action):
-        st = self._st
         if action == 59:
+            st = self._st
             self._neworder = self._ep.change_cards_order(st["order"][0], int(st["actor"][0]), int(st["dealer"][0]))
         mask = np.empty(NUM_ACTIONS, np.int8)
-        actor = K.step_one(st, 0, self._cfg, action, self._neworder, mask)
-        self._after_kernel(actor, mask)
+        self._after_kernel(_step_one(self._st, 0, self._cfg, action, self._neworder, mask), mask)
 
     def _game_actor(self):
         return self._actor_now
@@ -189,10 +205,10 @@ class raw_env(aec.CardGameEnv):
         return out
 
     def _game_phase(self):
-        return PHASE_NAMES[self._st["phase"][0]]
+        return PHASE_NAMES[self._phase_now]
 
     def _game_rewards(self):
-        return self._st["rewards"][0]
+        return self._rewards_now
 
     def _game_end(self):
         return True, False
@@ -214,7 +230,7 @@ class raw_env(aec.CardGameEnv):
         self._require_reset()
         st = self._st
         r = st[0]
-        phase = int(r["phase"])
+        phase = self._phase_now
         if phase in (OVER, NEED_DEAL) or self._actor_now < 0:
             raise ValueError("timeout(): no seat is to act (phase 'over')")
         agent = self.agent_selection
@@ -262,6 +278,17 @@ class raw_env(aec.CardGameEnv):
     @staticmethod
     def action_from_name(name) -> int:
         return _action_from_name(name)
+
+
+def _fast(dispatcher, *args):
+    """The compiled entry point of a numba kernel for these argument types: calls skip type dispatch
+    (the AEC step path calls it once per step)."""
+    argtys = tuple(dispatcher.typeof_pyval(a) for a in args)
+    dispatcher.compile(argtys)
+    return dispatcher.overloads[argtys].entry_point
+
+
+_step_one = None
 
 
 def env(**config):

@@ -33,7 +33,7 @@ X_LEAD = 1 << 6          # 58
 X_CHANGE = 1 << 7        # 59
 
 
-@njit(inline="always", cache=True)
+@njit(inline="always", cache=True, error_model="numpy")
 def _b(c):
     return ONE << np.uint64(c)
 
@@ -42,7 +42,7 @@ def _b(c):
 # deals
 # ---------------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def order_from_perm(p, dealer, out):
     """Section 7 step 2: p = a permutation of 52 -> out[seat, 13] in deal order (5-4-4 from d+1)."""
     for k in range(4):
@@ -54,7 +54,7 @@ def order_from_perm(p, dealer, out):
             out[seat, 9 + i] = p[36 + 4 * k + i]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def change_order(order, seat, dealer, q, out):
     """CP-10.1 / section 7 step 3: stock = the 32 undealt cards in deal order + the seat's five;
     new five = stock[q[0:5]]; stock[q[5:37]] dealt as packets 2 and 3 in the usual order."""
@@ -83,7 +83,7 @@ def change_order(order, seat, dealer, q, out):
                 k += 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _hand13(s, seat):
     m = ZERO
     for i in range(13):
@@ -91,7 +91,7 @@ def _hand13(s, seat):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _set_first5(s):
     for seat in range(4):
         m = ZERO
@@ -101,7 +101,7 @@ def _set_first5(s):
         s.hands[seat] = m
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def start_bazi(s, cfg, order, dealer):
     """Deal a bazi (packet 1 only; CP-2.5) from `order` with dealer `dealer` and run to its first decision.
     Score, streak, bazi_index and rewards are left as they are."""
@@ -113,16 +113,12 @@ def start_bazi(s, cfg, order, dealer):
             s.order[seat, i] = order[seat, i]
         s.gave_back[seat] = ZERO
         s.cc_used[seat] = 0
-        s.cur_flag[seat] = 0
     _set_first5(s)
     for t in range(13):
         s.trick_leader[t] = -1
         s.trick_winner[t] = -1
         for i in range(4):
             s.trick_cards[t, i] = -1
-    for c in range(52):
-        s.card_trick[c] = -1
-        s.card_seat[c] = -1
     s.passed = 0
     s.caller = -1
     s.trump = -1
@@ -139,6 +135,9 @@ def start_bazi(s, cfg, order, dealer):
     s.leader = -1
     s.ntrick = 0
     s.npos = 0
+    s.led = -1
+    s.best_val = -1
+    s.best_pos = 0
     s.duty = 0
     s.void_used = 0
     s.run_holder = -1
@@ -165,7 +164,7 @@ def start_bazi(s, cfg, order, dealer):
         _begin_choice(s, cfg)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _begin_choice(s, cfg):
     v = cfg[C_VARIANT]
     if v == SINGLE_SAR or v == DOUBLE_SAR:
@@ -182,7 +181,7 @@ def _begin_choice(s, cfg):
         _start_play(s)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _deal_rest(s):
     """Packets 2 and 3 (CP-2.5); a face-down card stays out of its owner's hand (CP-7.3)."""
     for seat in range(4):
@@ -192,7 +191,7 @@ def _deal_rest(s):
         s.hands[seat] = h
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _start_play(s):
     s.phase = PLAY
     s.leader = s.fc          # CP-4.1
@@ -202,7 +201,7 @@ def _start_play(s):
     s.duty = 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _after_trump_fixed(s, cfg):
     _deal_rest(s)
     if cfg[C_CHANGE_TRUMP]:
@@ -216,7 +215,7 @@ def _after_trump_fixed(s, cfg):
 # legal actions (section 4)
 # ---------------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", inline="always")
 def legal_bits(s, cfg):
     """The actor's legal actions as (card bitmask uint64, extras int64 with bit k = action 52+k)."""
     ph = s.phase
@@ -230,8 +229,7 @@ def legal_bits(s, cfg):
             if s.hidden_card >= 0 and s.hidden_owner == a:
                 ex = np.int64(X_LEAD)
             return h, ex
-        led = s.trick_cards[s.ntrick, 0] // 13
-        fol = h & SUIT_MASKS[led]
+        fol = h & SUIT_MASKS[s.led]
         if s.duty == 1:                           # CP-7.5, CP-11.6(d)
             if fol != ZERO:
                 return fol, np.int64(0)
@@ -278,7 +276,7 @@ def legal_bits(s, cfg):
     return ZERO, np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _write_mask(cards, ex, row):
     for i in range(row.shape[0]):
         row[i] = 0
@@ -292,7 +290,7 @@ def _write_mask(cards, ex, row):
             row[52 + k] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def legal_mask_batch(st, cfg, out):
     for b in range(st.shape[0]):
         s = st[b]
@@ -308,7 +306,7 @@ def legal_mask_batch(st, cfg, out):
 # play
 # ---------------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _show(s, trick, pos):
     """Turn the face-down card up (CP-7.4, CP-11.6): its suit is trump, it joins the owner's hand."""
     c = s.hidden_card
@@ -322,7 +320,7 @@ def _show(s, trick, pos):
     s.hidden_unseen = 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", inline="always")
 def _play_card(s, cfg, c):
     a = s.actor
     t = s.ntrick
@@ -330,9 +328,10 @@ def _play_card(s, cfg, c):
     suit = c // 13
     if pos == 0:
         s.trick_leader[t] = a
+        s.led = suit
         led = suit
     else:
-        led = s.trick_cards[t, 0] // 13
+        led = s.led
         if s.trump < 0:
             v = cfg[C_VARIANT]
             if v == BE_RANG or (v == MENDI_COAT and cfg[C_BAND] == 0):
@@ -342,9 +341,18 @@ def _play_card(s, cfg, c):
                     s.set_card = c
     s.hands[a] &= ~_b(c)
     s.trick_cards[t, pos] = c
-    s.cur_flag[pos] = 1 if (s.trump >= 0 and suit == s.trump) else 0   # CP-4.5(a)
-    s.card_trick[c] = t
-    s.card_seat[c] = a
+    # CP-4.4 / CP-4.5, tracked as the trick goes: a card of the led suit ranks 16 + rank (if the led
+    # suit is or becomes trump, all its cards are trumps and still compare by rank); a card of
+    # another suit is a trump only if trump was fixed when it was played (32 + rank); others -1.
+    if suit == led:
+        val = 16 + c - 13 * suit
+    elif suit == s.trump:
+        val = 32 + c - 13 * suit
+    else:
+        val = -1
+    if pos == 0 or val > s.best_val:
+        s.best_val = val
+        s.best_pos = pos
     s.duty = 0
     pos += 1
     if pos < 4:
@@ -360,9 +368,10 @@ def _play_card(s, cfg, c):
     _resolve_trick(s, cfg)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def trick_winner_index(cards, flags, trump):
-    """CP-4.4 / CP-4.5: index (play order) of the winning card among 4 cards."""
+    """CP-4.4 / CP-4.5 from a finished trick: index (play order) of the winning card among 4 cards;
+    flags[i]: card i was played when trump (of its suit) was already fixed in public."""
     led = cards[0] // 13
     best = -1
     wi = 0
@@ -381,23 +390,16 @@ def trick_winner_index(cards, flags, trump):
     return wi
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _resolve_trick(s, cfg):
     t = s.ntrick
-    cards = s.trick_cards[t]
-    wi = trick_winner_index(cards, s.cur_flag, s.trump)
+    wi = s.best_pos
     leader = s.trick_leader[t]
     winner = (leader + wi) & 3
-    wcard = cards[wi]
+    wcard = s.trick_cards[t, wi]
     team = winner & 1
     s.trick_winner[t] = winner
     s.tricks_won[team] += 1
-    nten = 0
-    for i in range(4):
-        s.cur_flag[i] = 0
-        if cards[i] % 13 == RANK_TEN:
-            nten += 1
-    s.tens[team] += nten
     nt = t + 1
     s.ntrick = nt
     s.npos = 0
@@ -440,6 +442,11 @@ def _resolve_trick(s, cfg):
                 elif s.taken[1] >= 7 and s.taken[0] >= 1:
                     _decide(s, cfg, 1)
     elif v == MENDI_COAT:
+        nten = 0
+        for i in range(4):
+            if s.trick_cards[t, i] % 13 == RANK_TEN:
+                nten += 1
+        s.tens[team] += nten
         if nt == 13:                               # CP-11.2, CP-11.8
             if s.tens[0] >= 3:
                 w = 0
@@ -455,7 +462,7 @@ def _resolve_trick(s, cfg):
         _finish(s, cfg)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _decide(s, cfg, w):
     """Fix the bazi result (CP-5, CP-6.9, CP-11.8, CP-9.1, CP-11.9, CP-9.2 bonus, CP-9.4/CP-11.10)."""
     s.decided = 1
@@ -525,7 +532,7 @@ def _decide(s, cfg, w):
         _show(s, s.ntrick + 1, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _finish(s, cfg):
     """Pay the bazi (section 5), update score and streak; end the episode or ask for the next deal."""
     w = s.res_winner
@@ -561,7 +568,7 @@ def _finish(s, cfg):
 # actions
 # ---------------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def apply_action(s, cfg, a, neworder):
     """Apply the actor's legal action a.  For CHANGE_CARDS (59) `neworder` holds the new deal
     order (change_order) drawn by the caller."""
@@ -634,7 +641,7 @@ def apply_action(s, cfg, a, neworder):
             _start_play(s)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def apply_timeout_card(s, cfg, card):
     """The card events of CP-12.2: CP-3.5 (call), CP-7.8 (hide), Band hide timeout."""
     ph = s.phase
@@ -654,9 +661,10 @@ def apply_timeout_card(s, cfg, card):
         _start_play(s)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def step_one(st, b, cfg, a, neworder, mask_out):
-    """One AEC step of game b: apply a, then write the next actor's mask; returns the next actor."""
+    """One AEC step of game b: apply a, then write the next actor's mask; returns
+    phase * 8 + actor + 1."""
     s = st[b]
     for i in range(4):
         s.rewards[i] = 0.0
@@ -664,10 +672,10 @@ def step_one(st, b, cfg, a, neworder, mask_out):
     if s.actor >= 0:
         cards, ex = legal_bits(s, cfg)
         _write_mask(cards, ex, mask_out)
-    return s.actor
+    return s.phase * 8 + s.actor + 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def timeout_card_one(st, b, cfg, card, mask_out):
     s = st[b]
     for i in range(4):
@@ -676,10 +684,10 @@ def timeout_card_one(st, b, cfg, card, mask_out):
     if s.actor >= 0:
         cards, ex = legal_bits(s, cfg)
         _write_mask(cards, ex, mask_out)
-    return s.actor
+    return s.phase * 8 + s.actor + 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def mask_one(st, b, cfg, mask_out):
     s = st[b]
     for i in range(mask_out.shape[0]):
@@ -689,7 +697,7 @@ def mask_one(st, b, cfg, mask_out):
         _write_mask(cards, ex, mask_out)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def step_batch(st, cfg, actions, neworders):
     """Step every game b with actions[b] >= 0 (already checked legal)."""
     for b in range(st.shape[0]):
@@ -702,7 +710,7 @@ def step_batch(st, cfg, actions, neworders):
         apply_action(s, cfg, a, neworders[b])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def current_player_batch(st, out):
     for b in range(st.shape[0]):
         out[b] = st[b].actor
@@ -712,7 +720,7 @@ def current_player_batch(st, out):
 # rollout
 # ---------------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _kernel_perm(rng, g, n, out):
     for i in range(n):
         out[i] = i
@@ -723,7 +731,7 @@ def _kernel_perm(rng, g, n, out):
         out[j] = tmp
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def rollout(st, cfg, seed):
     """Play every live game to its end with uniformly random legal actions; returns decisions played.
     Events inside a rollout (change-cards stock, the next deal of a match) use the kernel generator."""
@@ -777,12 +785,12 @@ def rollout(st, cfg, seed):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def start_bazi_at(st, b, cfg, order, dealer):
     start_bazi(st[b], cfg, order, dealer)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def start_bazi_batch(st, cfg, orders, dealers):
     for b in range(st.shape[0]):
         start_bazi(st[b], cfg, orders[b], dealers[b])

@@ -67,10 +67,13 @@ def observe_into(s, cfg, viewer, out):
         out[104 + s.hidden_card] = 1.0
     _bits(s.gave_back[viewer], out, 156)
     nt = s.ntrick
-    for c in range(52):
-        t = s.card_trick[c]
-        if t >= 0:
-            r = (s.card_seat[c] - viewer) & 3
+    for t in range(nt + 1):
+        if t == 13:
+            break
+        k = 4 if t < nt else s.npos
+        for i in range(k):
+            c = s.trick_cards[t, i]
+            r = (s.trick_leader[t] + i - viewer) & 3
             out[208 + 52 * r + c] = 1.0
             out[780 + c] = (t + 1) / 13.0
             if t == nt:

@@ -36,6 +36,9 @@ STATE_DTYPE = np.dtype([
     ("leader", np.int8),           # leader of the current trick (play phase)
     ("ntrick", np.int8),           # completed tricks
     ("npos", np.int8),             # cards in the current trick
+    ("led", np.int8),              # led suit of the current trick
+    ("best_val", np.int8),         # current trick: value of the winning card so far (CP-4.4, CP-4.5)
+    ("best_pos", np.int8),         # its position in play order
     ("duty", np.int8),             # actor's duty: 1 follow-else-trump (CP-7.5, CP-11.6(d)), 2 lead trump (CP-7.7)
     ("void_used", np.int8),        # Band: the first player without the led suit has come (CP-11.6)
     ("run_holder", np.int8),       # Double Sar CP-6.3
@@ -56,7 +59,6 @@ STATE_DTYPE = np.dtype([
     ("bazi_index", np.int32),
     ("score", np.int32, (2,)),
     ("cc_used", np.int8, (4,)),
-    ("cur_flag", np.int8, (4,)),   # current trick: card counted as trump when played (CP-4.5(a))
     ("tricks_won", np.int8, (2,)),
     ("taken", np.int8, (2,)),
     ("tens", np.int8, (2,)),
@@ -68,8 +70,6 @@ STATE_DTYPE = np.dtype([
     ("trick_cards", np.int8, (13, 4)),  # cards of each trick in play order
     ("trick_leader", np.int8, (13,)),
     ("trick_winner", np.int8, (13,)),
-    ("card_trick", np.int8, (52,)),  # trick index (0..12) in which a card was played, -1 not played
-    ("card_seat", np.int8, (52,)),   # seat that played it
 ], align=True)
 
 
