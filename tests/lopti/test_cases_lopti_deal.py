@@ -7,6 +7,9 @@ import importlib.util
 import pathlib
 import sys
 
+import numpy as np
+import pytest
+
 
 def _load_helpers():
     name = "lopti_case_helpers"
@@ -21,7 +24,7 @@ def _load_helpers():
 _load_helpers()
 from lopti_case_helpers import (  # noqa: E402
     KEEP, PICKUP, act, assert_hand, assert_known, assert_legal, assert_pile, assert_rejected,
-    assert_top, from_deal, ps, up, down,
+    assert_top, from_deal, legal, ps, up, down,
 )
 
 
@@ -114,3 +117,33 @@ def test_lopti_case_8_3():
     assert_top(env, 12, 1, 1)
     assert_legal(env, [0, 20, 52], s=0)
     assert_rejected(env, 44)  # K on an Ace
+
+
+def test_lopti_case_8_3_batch():
+    """8.1-8.3 through `BatchGame` (§9.7): game b is reset like AEC `reset(seed=s + b)` with the
+    same injected deal, so under the same actions it shows the same actor, mask and observation
+    as the AEC env at every decision, and an illegal action raises ValueError and moves no game."""
+    import lopti_env
+
+    deck = {"deck": list(range(52))}
+    g = lopti_env.BatchGame(2, num_players=2)
+    g.reset(seed=0, deals=[deck, deck])
+    envs = [from_deal(deck, num_players=2, seed=0), from_deal(deck, num_players=2, seed=1)]
+    for a in [70, KEEP, 8, 48]:
+        for b, env in enumerate(envs):
+            assert int(g.current_player[b]) == int(env.agent_selection.split("_")[1])
+            assert np.flatnonzero(g.legal_mask()[b]).tolist() == legal(env)
+            assert np.array_equal(g.observe()[b], env.observe(env.agent_selection)["observation"])
+        assert g.observe().shape == (2, 309)
+        before = (g.current_player.copy(), g.legal_mask().copy(), g.observe().copy())
+        with pytest.raises(ValueError):
+            g.step(np.array([a, 139]))  # SELECT(31) is never legal in these phases
+        assert np.array_equal(before[0], g.current_player)
+        assert np.array_equal(before[1], g.legal_mask())
+        assert np.array_equal(before[2], g.observe())
+        g.step(np.array([a, a]))
+        for env in envs:
+            act(env, a)
+        assert not g.done.any()
+        assert np.all(g.rewards == 0)
+    assert np.flatnonzero(g.legal_mask()[0]).tolist() == [0, 20, 52]
