@@ -249,6 +249,7 @@ def test_courtpiece_case_CP_S37():
     assert env.timeout() is None
     s = h.ps(env)
     assert s["hidden_owner"] == 0 and s["trump"] is None
+    assert s["shown_card"] is None and s["turned_card"] is None  # only s0 knows the card (3.2)
     assert "KH" not in h.hand(env, 0) and s["hand_sizes"] == [12, 13, 13, 13]
     assert s["phase"] == "play"
     h.expect_legal(env, 0, "4C 6C 9C 2D 3D JD 5H 8H AH 2S 7S QS", [LEAD])

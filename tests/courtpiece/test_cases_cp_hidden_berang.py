@@ -165,6 +165,9 @@ def test_courtpiece_case_CP_S22():
     assert env.timeout() is None
     s = h.ps(env)
     assert s["hidden_owner"] == 0 and s["caller"] is None and s["trump"] is None
+    # 3.3: the unseen card is hidden from everyone, so the public record must not name it
+    # (`turned_card` is the CP-3.5 card only).
+    assert s["turned_card"] is None and s["shown_card"] is None
     assert s["hand_sizes"] == [12, 13, 13, 13]
     assert "4C" not in h.hand(env, 0)
     assert s["phase"] == "play"
