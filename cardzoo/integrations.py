@@ -37,3 +37,40 @@ def torchrl_env(game: str, seed: int | None = None, group_map=None, device="cpu"
     env = NumericInfoWrapper(make(game, **config))
     return PettingZooWrapper(env, use_mask=True, categorical_actions=True, seed=seed,
                              group_map=group_map, device=device)
+
+
+class RLlibObsWrapper(BaseWrapper):
+    """A PettingZoo AEC wrapper with the observation layout RLlib's action-masking RLModules read:
+    `{"observations": float32[obs], "action_mask": float32[A]}` (the mask as floats: the module
+    takes its log)."""
+
+    def __init__(self, env):
+        super().__init__(env)
+        import gymnasium
+        import numpy as np
+
+        self._np = np
+        self._spaces = {}
+        for agent in env.possible_agents:
+            inner = env.observation_space(agent)
+            n = inner["action_mask"].shape[0]
+            self._spaces[agent] = gymnasium.spaces.Dict({
+                "observations": inner["observation"],
+                "action_mask": gymnasium.spaces.Box(0.0, 1.0, (n,), np.float32),
+            })
+
+    def observation_space(self, agent):
+        return self._spaces[agent]
+
+    def observe(self, agent):
+        obs = self.env.observe(agent)
+        return {"observations": obs["observation"], "action_mask": obs["action_mask"].astype(self._np.float32)}
+
+
+def rllib_env(game: str, **config):
+    """RLlib's `PettingZooEnv` (a `MultiAgentEnv`) around `game`'s AEC env with RLlib's mask keys.
+    Register it with `ray.tune.registry.register_env(name, lambda cfg: rllib_env(game, **cfg))`.
+    Needs ray[rllib] (extra: cardzoo[rllib])."""
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+
+    return PettingZooEnv(RLlibObsWrapper(make(game, **config)))
