@@ -1,0 +1,224 @@
+"""`cardzoo train | arena | play`: the agents' commands, registered by ``add_commands(subparsers)``.
+
+    cardzoo train courtpiece --variant double_sar --minutes 10 --seed 0 --out runs/cp
+    cardzoo arena courtpiece heuristic random --deals 200
+    cardzoo arena courtpiece random heuristic pimc:samples=8,rollouts=4 --deals 20   (ratings)
+    cardzoo play courtpiece --seat 0 --opponents heuristic         (you play seat 0 and 2's partner is an agent)
+    cardzoo play lopti --auto --set num_players=3                  (watch agents play)
+
+Game options: ``--variant`` (Court Piece) and ``--set key=value`` (any option of the game's spec).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+
+def _value(text: str):
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low == "none":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            return text
+
+
+def env_config(args) -> dict:
+    cfg = {}
+    for item in args.set or []:
+        if "=" not in item:
+            raise SystemExit(f"--set expects key=value, got {item!r}")
+        k, v = item.split("=", 1)
+        cfg[k.strip()] = _value(v.strip())
+    if getattr(args, "variant", None):
+        cfg["variant"] = args.variant
+    return cfg
+
+
+def _game_options(p):
+    p.add_argument("game", choices=["courtpiece", "lopti", "shengji"])
+    p.add_argument("--variant", default=None, help="Court Piece variant (single_sar, double_sar, chhupa_rang, "
+                                                   "be_rang, mendi_coat)")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="a game option (repeatable)")
+    p.add_argument("--seed", type=int, default=0)
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser("train", help="self-play PPO training on BatchGame (needs torch)")
+    _game_options(p)
+    p.add_argument("--minutes", type=float, default=5.0)
+    p.add_argument("--out", default=None, help="output folder (default runs/<game>-<variant>-s<seed>)")
+    p.add_argument("--envs", type=int, default=256, help="games per iteration")
+    p.add_argument("--hidden", type=int, default=256)
+    p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--threads", type=int, default=1, help="torch threads (the CPU is shared)")
+    p.add_argument("--eval-deals", type=int, default=0, help="duplicate deals vs random/heuristic at the end")
+    p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("arena", help="duplicate-deal matches between agents (2 agents) or ratings (3+)")
+    _game_options(p)
+    p.add_argument("agents", nargs="+", help="agent specs: random, heuristic, pimc[:samples=..,rollouts=..], "
+                                             "learned:<ckpt.pt>")
+    p.add_argument("--deals", type=int, default=100)
+    p.add_argument("--engine", choices=["auto", "batch", "aec"], default="auto")
+    p.add_argument("--time-limits", action="store_true", help="apply the game's timeout rules (Court Piece)")
+    p.set_defaults(func=cmd_arena)
+
+    p = sub.add_parser("play", help="play against agents in the terminal (or watch with --auto)")
+    _game_options(p)
+    p.add_argument("--seat", type=int, default=0, help="your seat")
+    p.add_argument("--opponents", default="heuristic", help="agent spec for every other seat")
+    p.add_argument("--auto", action="store_true", help="no human: every seat is an agent; print the game")
+    p.set_defaults(func=cmd_play)
+
+
+def _table(rows):
+    from agents.arena import format_table
+
+    return format_table(rows)
+
+
+def cmd_train(args) -> int:
+    from tqdm import tqdm
+
+    from agents.train import TrainConfig, train
+
+    cfg = env_config(args)
+    out = args.out or f"runs/{args.game}-{cfg.get('variant', 'default')}-s{args.seed}"
+    tc = TrainConfig(game=args.game, env_config=cfg, seed=args.seed, minutes=args.minutes, n_envs=args.envs,
+                     hidden=args.hidden, lr=args.lr, threads=args.threads)
+    with tqdm(total=int(args.minutes * 60), unit="s", desc=f"train {args.game}") as bar:
+        res = train(tc, out, progress=bar)
+    last = res["rows"][-1] if res["rows"] else {}
+    evals = [r["eval_vs_random"] for r in res["rows"] if r["eval_vs_random"] != ""]
+    rows = [{"game": args.game, "config": str(cfg or "{}"), "seed": args.seed, "iterations": res["iterations"],
+             "wall s": round(res["wall_seconds"], 1), "decisions": res["decisions"],
+             "decisions/s": round(res["decisions_per_s"], 1), "samples": res["samples"],
+             "last loss": last.get("loss", ""), "greedy vs random": evals[-1] if evals else "",
+             "checkpoint": res["checkpoint"]}]
+    print(_table(rows))
+    if args.eval_deals:
+        from agents import make_agent
+        from agents.arena import duplicate_match
+
+        results = []
+        for opp in ("random", "heuristic"):
+            a = make_agent(res["checkpoint"], args.game, seed=args.seed)
+            b = make_agent(opp, args.game, seed=args.seed + 1)
+            results.append(duplicate_match(args.game, a, b, args.eval_deals, cfg, seed=args.seed + 7).row())
+        print(_table(results))
+    print(f"log: {res['log']}  curve: {res['curve']}")
+    return 0
+
+
+def cmd_arena(args) -> int:
+    from tqdm import tqdm
+
+    from agents import make_agent
+    from agents.arena import duplicate_match, rate
+
+    cfg = env_config(args)
+    if len(args.agents) < 2:
+        raise SystemExit("arena needs at least two agents")
+    agents = {}
+    for i, spec in enumerate(args.agents):
+        name = spec if spec not in agents else f"{spec}#{i}"
+        agents[name] = make_agent(spec, args.game, seed=args.seed + 101 * i, env_config=cfg)
+        agents[name].label = name
+    t0 = time.perf_counter()
+    if len(agents) == 2:
+        a, b = agents.values()
+        with tqdm(total=args.deals, unit="deal", desc=f"{args.game} duplicate") as bar:
+            res = duplicate_match(args.game, a, b, args.deals, cfg, seed=args.seed, engine=args.engine,
+                                  time_limits=args.time_limits, progress=bar)
+        print(_table([res.row()]))
+        secs = ", ".join(f"{k}: {v * 1e3:.2f} ms" for k, v in res.seconds.items())
+        print(f"games played: {res.games_played}  timeouts: {res.timeouts}  time per decision: {secs}  "
+              f"wall: {time.perf_counter() - t0:.1f} s")
+        for ag in agents.values():
+            if hasattr(ag, "rollouts_per_s") and ag.stats.get("games"):
+                print(f"{ag.label}: {ag.stats['games']} rollouts, {ag.rollouts_per_s:.0f} rollouts/s, "
+                      f"{ag.stats['searched']} searched decisions, {ag.stats['fallbacks']} fallbacks")
+        return 0
+    pairs = len(agents) * (len(agents) - 1) // 2
+    with tqdm(total=args.deals * pairs, unit="deal", desc=f"{args.game} round robin") as bar:
+        table, results = rate(args.game, agents, args.deals, cfg, seed=args.seed, engine=args.engine, progress=bar)
+    print(_table([r.row() for r in results]))
+    print()
+    print(_table(table))
+    return 0
+
+
+def cmd_play(args) -> int:
+    from agents import make_agent
+    from cardzoo.registry import make
+
+    cfg = env_config(args)
+    env = make(args.game, render_mode="ansi", **cfg)
+    env.reset(seed=args.seed)
+    raw = env.unwrapped
+    n = len(raw.possible_agents)
+    if not args.auto and not 0 <= args.seat < n:
+        raise SystemExit(f"--seat must be 0..{n - 1}")
+    agents = [None if (s == args.seat and not args.auto) else
+              make_agent(args.opponents, args.game, seed=args.seed + s, env_config=cfg) for s in range(n)]
+    totals = [0.0] * n
+    for name in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        seat = raw.possible_agents.index(name)
+        ag = agents[seat]
+        if ag is None:
+            print(env.render())
+            legal = [int(a) for a in obs["action_mask"].nonzero()[0]]
+            print("your hand:", " ".join(raw.hand(seat)) if isinstance(raw.hand(seat), list) else raw.hand(seat))
+            print("legal:", ", ".join(f"{a}={raw.action_name(a)}" for a in legal))
+            action = None
+            while action is None:
+                text = input(f"{name}> ").strip()
+                if text in ("q", "quit", "exit"):
+                    return 0
+                try:
+                    action = int(text) if text.isdigit() else int(raw.action_from_name(text))
+                except ValueError as e:
+                    print(e)
+                    continue
+                if action not in legal:
+                    print("not legal now")
+                    action = None
+        else:
+            if ag.needs_env:
+                ag.observe_env(env, seat)
+            action = ag.act(obs["observation"], obs["action_mask"])
+            if args.auto:
+                print(f"{name}: {raw.action_name(action)}")
+        env.step(int(action))
+        for s, nm in enumerate(raw.possible_agents):
+            totals[s] += env.rewards.get(nm, 0.0)
+    print(env.render())
+    print("rewards:", {f"player_{s}": round(r, 3) for s, r in enumerate(totals)})
+    info = env.infos.get(raw.possible_agents[0], {}) if env.infos else {}
+    if "result" in info:
+        print("result:", info["result"])
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="agents")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_commands(sub)
+    args = parser.parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

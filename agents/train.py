@@ -1,0 +1,319 @@
+"""Self-play training: masked PPO on ``BatchGame`` with an opponent pool of past checkpoints.
+
+One iteration plays ``n_envs`` whole episodes in lockstep on one ``BatchGame``. In every game the
+learner holds one side — a team in Court Piece and Sheng Ji (both partners' seats, so the two
+partners share one policy), one seat in LOPTI — alternating with the game index and iteration, and
+an opponent drawn from the pool holds the other seats. The pool starts with the uniform random
+policy; every ``snapshot_every`` iterations a frozen copy of the learner joins it (at most
+``pool_size``, oldest dropped first) and each iteration plays the latest snapshot with probability
+1/2, otherwise a uniformly drawn member. Rewards (paid at episode ends) are credited to the learner's
+latest decision in that game; advantages by GAE(gamma, lambda) over the learner's decisions of each
+game; then ``epochs`` passes of clipped PPO over shuffled minibatches, illegal actions masked out of
+the softmax. The observation scale (1 / max |x| over a first sample) is stored in the model, so
+checkpoints are self-contained.
+
+Everything is seeded (torch, numpy, game seeds); the log is a CSV with one row per iteration and the
+training curve a PNG (``matplotlib``, Agg backend).
+"""
+from __future__ import annotations
+
+import copy
+import csv
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from agents.arena import TEAM_GAMES, num_players
+from agents.learned import build_model, save_checkpoint
+from cardzoo.registry import make_batch
+
+LOG_FIELDS = ["iteration", "wall_s", "episodes", "decisions", "samples", "opponent", "mean_return",
+              "eval_vs_random", "loss", "policy_loss", "value_loss", "entropy", "approx_kl", "decisions_per_s"]
+
+
+@dataclass
+class TrainConfig:
+    game: str = "courtpiece"
+    env_config: dict = field(default_factory=dict)
+    seed: int = 0
+    minutes: float = 1.0
+    max_iterations: int | None = None
+    n_envs: int = 128
+    hidden: int = 256
+    layers: int = 2
+    lr: float = 3e-4
+    epochs: int = 4
+    minibatch: int = 1024
+    clip: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    gamma: float = 1.0
+    lam: float = 0.95
+    max_grad_norm: float = 0.5
+    snapshot_every: int = 5
+    pool_size: int = 8
+    eval_every: int = 10
+    eval_games: int = 128
+    threads: int = 1
+
+
+def _learner_seats(game: str, n_players: int, n_envs: int, iteration: int) -> np.ndarray:
+    """bool[n_envs, n_players]: seats the learner plays in each game."""
+    seats = np.zeros((n_envs, n_players), bool)
+    for b in range(n_envs):
+        k = (b + iteration) % (2 if game in TEAM_GAMES else n_players)
+        if game in TEAM_GAMES:
+            seats[b, [s for s in range(n_players) if s % 2 == k]] = True
+        else:
+            seats[b, k] = True
+    return seats
+
+
+def _policy_actions(torch, model, obs, mask, gen, greedy=False):
+    with torch.no_grad():
+        logits, value = model(torch.as_tensor(obs), torch.as_tensor(mask.astype(np.int8)))
+        if greedy:
+            a = logits.argmax(1)
+        else:
+            a = torch.multinomial(torch.softmax(logits, 1), 1, generator=gen).squeeze(1)
+        logp = torch.log_softmax(logits, 1).gather(1, a[:, None]).squeeze(1)
+    return a.numpy().astype(np.int64), logp.numpy(), value.numpy()
+
+
+def play_episodes(torch, g, model, opponent, learner, seed, gen, rng, record=True, greedy=False):
+    """Run every game of `g` (reset with `seed`) to its end. Returns the buffers and the learner's
+    return per game. `opponent` is a model or None (uniform random)."""
+    n, _ = learner.shape
+    g.reset(seed=seed)
+    rows = np.arange(n)
+    buf = {k: [] for k in ("obs", "mask", "act", "logp", "val", "game")}
+    rewards: list[float] = []
+    last = np.full(n, -1, np.int64)
+    ret = np.zeros(n)
+    decisions = 0
+    while True:
+        cp = np.asarray(g.current_player, dtype=np.int64)
+        live = cp >= 0
+        if not live.any():
+            break
+        obs = g.observe()
+        mask = g.legal_mask()
+        mine = live & learner[rows, np.maximum(cp, 0)]
+        theirs = live & ~mine
+        actions = np.zeros(n, np.int64)
+        li = np.flatnonzero(mine)
+        if li.size:
+            a, lp, v = _policy_actions(torch, model, obs[li], mask[li], gen, greedy)
+            actions[li] = a
+            if record:
+                base = len(rewards)
+                buf["obs"].append(obs[li]); buf["mask"].append(mask[li]); buf["act"].append(a)
+                buf["logp"].append(lp); buf["val"].append(v); buf["game"].append(li)
+                rewards.extend([0.0] * li.size)
+                last[li] = base + np.arange(li.size)
+        oi = np.flatnonzero(theirs)
+        if oi.size:
+            if opponent is None:
+                u = rng.random(mask[oi].shape)
+                u[mask[oi] == 0] = -1
+                actions[oi] = u.argmax(1)
+            else:
+                actions[oi] = _policy_actions(torch, opponent, obs[oi], mask[oi], gen)[0]
+        decisions += int(live.sum())
+        g.step(actions)
+        r = np.asarray(g.rewards, dtype=np.float64)
+        got = np.flatnonzero(live & r.any(axis=1))
+        for b in got:
+            mine_r = float(r[b][learner[b]].mean())
+            ret[b] += mine_r
+            if record and last[b] >= 0:
+                rewards[last[b]] += mine_r
+    if record and buf["obs"]:
+        data = {k: np.concatenate(v) for k, v in buf.items()}
+        data["rew"] = np.asarray(rewards, np.float32)
+    else:
+        data = None
+    return data, ret, decisions
+
+
+def gae(data, gamma, lam):
+    """Advantages and returns over each game's learner decisions (terminal after its last one)."""
+    adv = np.zeros(len(data["rew"]), np.float32)
+    games = data["game"]
+    order = np.argsort(games, kind="stable")
+    val, rew = data["val"], data["rew"]
+    start = 0
+    while start < len(order):
+        end = start
+        while end < len(order) and games[order[end]] == games[order[start]]:
+            end += 1
+        idx = order[start:end]
+        running = 0.0
+        for t in range(len(idx) - 1, -1, -1):
+            i = idx[t]
+            nxt = val[idx[t + 1]] if t + 1 < len(idx) else 0.0
+            delta = rew[i] + gamma * nxt - val[i]
+            running = delta + gamma * lam * running
+            adv[i] = running
+        start = end
+    return adv, adv + val
+
+
+def train(cfg: TrainConfig, out_dir, progress=None, log=print) -> dict:
+    import torch
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(cfg.seed)
+    torch.set_num_threads(max(1, cfg.threads))
+    rng = np.random.default_rng(cfg.seed)
+    gen = torch.Generator().manual_seed(cfg.seed)
+    n_players = num_players(cfg.game, cfg.env_config)
+    g = make_batch(cfg.game, cfg.n_envs, **cfg.env_config)
+    g.reset(seed=cfg.seed)
+    sample = g.observe()
+    model = build_model(sample.shape[1], g.legal_mask().shape[1], cfg.hidden, cfg.layers)
+    # observation scale from random play
+    data, _, _ = play_episodes(torch, g, model, None, np.ones((cfg.n_envs, n_players), bool), cfg.seed, gen, rng)
+    peak = np.abs(np.concatenate([sample, data["obs"]])).max(axis=0)
+    model.obs_scale.copy_(torch.as_tensor(1.0 / np.maximum(peak, 1.0), dtype=torch.float32))
+    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr, eps=1e-5)
+    pool: list = [None]
+    names = ["random"]
+    meta = {"game": cfg.game, "env_config": cfg.env_config, "obs_size": int(sample.shape[1]),
+            "num_actions": int(g.legal_mask().shape[1]), "hidden": cfg.hidden, "layers": cfg.layers,
+            "train_config": asdict(cfg)}
+    t_start = time.perf_counter()
+    deadline = t_start + 60.0 * cfg.minutes
+    csv_path = out / "log.csv"
+    rows = []
+    total_dec = total_samples = total_eps = 0
+    losses = []
+    it = 0
+    with open(csv_path, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=LOG_FIELDS)
+        writer.writeheader()
+        while True:
+            if cfg.max_iterations is not None and it >= cfg.max_iterations:
+                break
+            if cfg.max_iterations is None and time.perf_counter() >= deadline:
+                break
+            t_it = time.perf_counter()
+            k = len(pool) - 1 if (len(pool) > 1 and rng.random() < 0.5) else int(rng.integers(len(pool)))
+            opponent, opp_name = pool[k], names[k]
+            learner = _learner_seats(cfg.game, n_players, cfg.n_envs, it)
+            data, ret, dec = play_episodes(torch, g, model, opponent, learner,
+                                           cfg.seed * 1_000_003 + (it + 1) * cfg.n_envs, gen, rng)
+            adv, rets = gae(data, cfg.gamma, cfg.lam)
+            obs_t = torch.as_tensor(data["obs"])
+            mask_t = torch.as_tensor(data["mask"].astype(np.int8))
+            act_t = torch.as_tensor(data["act"])
+            logp_t = torch.as_tensor(data["logp"])
+            adv_t = torch.as_tensor(adv)
+            ret_t = torch.as_tensor(rets)
+            n_s = len(adv)
+            stats = {"loss": 0.0, "policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0}
+            n_mb = 0
+            for _ in range(cfg.epochs):
+                perm = torch.randperm(n_s, generator=gen)
+                for s in range(0, n_s, cfg.minibatch):
+                    mb = perm[s:s + cfg.minibatch]
+                    logits, v = model(obs_t[mb], mask_t[mb])
+                    logp_all = torch.log_softmax(logits, 1)
+                    lp = logp_all.gather(1, act_t[mb, None]).squeeze(1)
+                    ratio = torch.exp(lp - logp_t[mb])
+                    a = adv_t[mb]
+                    a = (a - a.mean()) / (a.std() + 1e-8) if len(mb) > 1 else a
+                    pl = -torch.min(ratio * a, torch.clamp(ratio, 1 - cfg.clip, 1 + cfg.clip) * a).mean()
+                    vl = 0.5 * ((v - ret_t[mb]) ** 2).mean()
+                    p = torch.softmax(logits, 1)
+                    ent = -(p * logp_all.clamp(min=-1e8)).masked_fill(mask_t[mb] == 0, 0.0).sum(1).mean()
+                    loss = pl + cfg.vf_coef * vl - cfg.ent_coef * ent
+                    opt.zero_grad()
+                    loss.backward()
+                    torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
+                    opt.step()
+                    with torch.no_grad():
+                        kl = (logp_t[mb] - lp).mean().item()
+                    for key, val in (("loss", loss.item()), ("policy_loss", pl.item()), ("value_loss", vl.item()),
+                                     ("entropy", ent.item()), ("approx_kl", kl)):
+                        stats[key] += val
+                    n_mb += 1
+            for key in stats:
+                stats[key] /= max(1, n_mb)
+            losses.append(stats["loss"])
+            total_dec += dec
+            total_samples += n_s
+            total_eps += cfg.n_envs
+            ev = ""
+            if cfg.eval_every and (it + 1) % cfg.eval_every == 0:
+                ev = evaluate_vs_random(torch, cfg, model, n_players, gen, rng, it)
+            it += 1
+            if it % cfg.snapshot_every == 0:
+                pool.append(copy.deepcopy(model).eval())
+                names.append(f"snapshot_{it}")
+                if len(pool) > cfg.pool_size:
+                    del pool[1], names[1]
+            wall = time.perf_counter() - t_start
+            row = {"iteration": it, "wall_s": round(wall, 2), "episodes": total_eps, "decisions": total_dec,
+                   "samples": total_samples, "opponent": opp_name, "mean_return": round(float(ret.mean()), 4),
+                   "eval_vs_random": ev, **{k: round(v, 5) for k, v in stats.items()},
+                   "decisions_per_s": round(dec / max(1e-9, time.perf_counter() - t_it), 1)}
+            writer.writerow(row)
+            fh.flush()
+            rows.append(row)
+            if progress is not None:
+                progress.set_postfix(it=it, ret=f"{row['mean_return']:+.3f}", loss=f"{stats['loss']:.3f}")
+                progress.update(max(0, min(int(wall), progress.total or 10**9) - progress.n))
+    wall = time.perf_counter() - t_start
+    meta.update({"seed": cfg.seed, "iterations": it, "wall_seconds": round(wall, 1), "decisions": total_dec,
+                 "samples": total_samples, "episodes": total_eps})
+    ckpt, jpath = save_checkpoint(model, out / "model.pt", meta)
+    png = plot_curve(rows, out / "curve.png")
+    return {"checkpoint": str(ckpt), "config": str(jpath), "log": str(csv_path), "curve": png,
+            "iterations": it, "wall_seconds": wall, "decisions": total_dec, "samples": total_samples,
+            "decisions_per_s": total_dec / max(1e-9, wall), "losses": losses, "model": model, "meta": meta,
+            "rows": rows}
+
+
+def evaluate_vs_random(torch, cfg, model, n_players, gen, rng, it) -> float:
+    """Mean return of the greedy learner against uniform random (both sides of the table)."""
+    g = make_batch(cfg.game, cfg.eval_games, **cfg.env_config)
+    learner = _learner_seats(cfg.game, n_players, cfg.eval_games, 0)
+    _, ret, _ = play_episodes(torch, g, model, None, learner, 10**9 + it, gen, rng, record=False, greedy=True)
+    return round(float(ret.mean()), 4)
+
+
+def plot_curve(rows, path) -> str | None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    if not rows:
+        return None
+    x = [r["wall_s"] for r in rows]
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.5))
+    ret = np.array([r["mean_return"] for r in rows], float)
+    w = max(1, len(ret) // 20)
+    axes[0].plot(x, ret, alpha=0.3, label="vs pool opponent")
+    axes[0].plot(x, np.convolve(ret, np.ones(w) / w, mode="same"), label=f"smoothed ({w})")
+    ev = [(r["wall_s"], r["eval_vs_random"]) for r in rows if r["eval_vs_random"] != ""]
+    if ev:
+        axes[0].plot(*zip(*ev), "o-", label="greedy vs random")
+    axes[0].set_title("learner mean return")
+    axes[0].legend(fontsize=7)
+    axes[1].plot(x, [r["loss"] for r in rows])
+    axes[1].set_title("PPO loss")
+    axes[2].plot(x, [r["entropy"] for r in rows])
+    axes[2].set_title("policy entropy")
+    for ax in axes:
+        ax.set_xlabel("wall seconds")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return str(path)

@@ -1,0 +1,119 @@
+"""Interface conformance of every agent on every game that exists: legal actions only (AEC and
+batched), seeded determinism, and the RandomAgent's uniformity."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents import RandomAgent, heuristic_class, make_agent
+from agents.arena import play_aec, random_deal
+from agents.base import Agent
+from cardzoo.registry import make, make_batch
+from tests.agents.conftest import CONFIGS, GAMES, require
+
+
+def _record_game(game, agents, seed, config):
+    """Play one AEC episode and return the actions taken; every action is checked legal."""
+    env = make(game, **config)
+    env.reset(seed=seed, options={"deal": random_deal(game, np.random.default_rng(seed), config)})
+    names = list(env.unwrapped.possible_agents)
+    actions = []
+    for name in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        seat = names.index(name)
+        ag = agents[seat]
+        if ag.needs_env:
+            ag.observe_env(env, seat)
+        a = ag.act(obs["observation"], obs["action_mask"])
+        assert isinstance(a, int)
+        assert obs["action_mask"][a] == 1, f"{ag} chose illegal action {a}"
+        actions.append(a)
+        env.step(a)
+    return actions
+
+
+def _agent_specs(game):
+    specs = ["random", "heuristic"]
+    if game == "courtpiece":
+        specs.append("pimc:samples=2,rollouts=2")
+    return specs
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_agent_plays_only_legal_actions_and_is_seeded(game):
+    require(game)
+    config = CONFIGS[game]
+    n = 3 if game == "lopti" else 4
+    for spec in _agent_specs(game):
+        runs = []
+        for _ in range(2):
+            agents = [make_agent(spec, game, seed=10 + s, env_config=config) for s in range(n)]
+            runs.append(_record_game(game, agents, seed=5, config=config))
+        assert runs[0] == runs[1], f"{spec} on {game}: same seeds gave different games"
+        assert len(runs[0]) > 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_act_batch_is_legal_on_batched_states(game):
+    require(game)
+    config = CONFIGS[game]
+    g = make_batch(game, 16, **config)
+    g.reset(seed=3)
+    agents = [RandomAgent(game, seed=1), heuristic_class(game)(game, seed=1)]
+    for step in range(60):
+        live = ~g.done
+        if not live.any():
+            break
+        obs, mask = g.observe(), g.legal_mask()
+        idx = np.flatnonzero(live)
+        acts = np.zeros(g.n, np.int64)
+        acts[idx] = agents[step % 2].act_batch(obs[idx], mask[idx])
+        assert acts.dtype == np.int64
+        assert (mask[idx, acts[idx]] == 1).all()
+        g.step(acts)
+
+
+def test_random_agent_is_uniform_over_legal_and_vectorized():
+    mask = np.zeros((4000, 10), np.uint8)
+    mask[:, [1, 4, 7]] = 1
+    a = RandomAgent(seed=0).act_batch(np.zeros((4000, 3)), mask)
+    counts = np.bincount(a, minlength=10)
+    assert set(np.flatnonzero(counts)) == {1, 4, 7}
+    assert counts[[1, 4, 7]].min() > 1200
+    single = [RandomAgent(seed=3).act(None, mask[0]) for _ in range(3)]
+    assert len(set(single)) == 1          # same seed, same first draw
+    r = RandomAgent(seed=3)
+    first = [r.act(None, mask[0]) for _ in range(20)]
+    r.reset()
+    assert [r.act(None, mask[0]) for _ in range(20)] == first
+    with pytest.raises(ValueError):
+        RandomAgent(seed=0).act(None, np.zeros(5, np.int8))
+
+
+def test_agent_interface_rejects_bad_options_and_unknown_specs():
+    with pytest.raises(ValueError):
+        RandomAgent("courtpiece", 0, bogus=1)
+    with pytest.raises(ValueError):
+        make_agent("nonsense", "courtpiece")
+    with pytest.raises(ValueError):
+        heuristic_class("chess")
+    assert issubclass(heuristic_class("lopti"), Agent)
+
+
+def test_heuristics_beat_random_on_court_piece():
+    require("courtpiece")
+    from agents.arena import duplicate_match
+
+    res = duplicate_match("courtpiece", make_agent("heuristic", "courtpiece", 1), make_agent("random", "courtpiece", 2),
+                          deals=60, seed=11)
+    assert res.mean_diff_ci[0] > 0
+
+
+def test_play_aec_returns_zero_sum_rewards():
+    require("courtpiece")
+    agents = [make_agent("heuristic", "courtpiece", s) for s in range(4)]
+    rew, env = play_aec("courtpiece", agents, {}, random_deal("courtpiece", np.random.default_rng(0)), seed=0)
+    assert rew.sum() == 0 and rew[0] == rew[2] and rew[1] == rew[3] and rew[0] != 0
