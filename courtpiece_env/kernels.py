@@ -699,15 +699,15 @@ def mask_one(st, b, cfg, mask_out):
 
 @njit(cache=True, error_model="numpy")
 def step_batch(st, cfg, actions, neworders):
-    """Step every game b with actions[b] >= 0 (already checked legal)."""
+    """Step every game b with actions[b] >= 0 (already checked legal); rewards are what this step
+    gave (0 for a game that is done)."""
     for b in range(st.shape[0]):
-        a = actions[b]
-        if a < 0:
-            continue
         s = st[b]
         for i in range(4):
             s.rewards[i] = 0.0
-        apply_action(s, cfg, a, neworders[b])
+        a = actions[b]
+        if a >= 0:
+            apply_action(s, cfg, a, neworders[b])
 
 
 @njit(cache=True, error_model="numpy")
@@ -743,10 +743,10 @@ def rollout(st, cfg, seed):
     n = 0
     for b in range(n_games):
         s = st[b]
-        if s.phase == OVER:
-            continue
         for i in range(4):
             s.rewards[i] = 0.0
+        if s.phase == OVER:
+            continue
         while True:
             ph = s.phase
             if ph == PLAY:
