@@ -320,3 +320,36 @@ def play_out_round(env, on_step=None, limit: int = 5000) -> int:
             on_step(before, ps(env))
         n += 1
         assert n < limit, "the round did not end (max_moves should have truncated it)"
+
+
+# §3.5 observation layout: (key, shape) in table order; 309 entries in all.
+OBS_LAYOUT = [
+    ("phase", ()), ("substep", ()), ("actor", ()), ("num_players", ()), ("seat", ()),
+    ("hand", (13,)), ("hand_size", (5,)), ("stage", (5,)), ("place", (5,)),
+    ("known", (5, 13)), ("up", (5, 3)), ("down", (5, 3)), ("pile_counts", (13,)), ("gone", (13,)),
+    ("pile_size", ()), ("draw_size", ()), ("chain", ()), ("obligation", ()), ("limit", ()),
+    ("move_kind", ()), ("top", (3,)), ("history", (8, 3)),
+    ("dealer", ()), ("leader", ()), ("round", ()), ("num_rounds", ()), ("switches", (9,)),
+    ("rules", (8, 8)), ("fired", (8,)), ("pending", (4,)), ("draft", (4,)), ("proposal", (6,)),
+    ("ballots", (5,)), ("volunteers", (5,)), ("rps", (8,)), ("scores", (5,)),
+]
+
+
+def obs_fields(env, s: int) -> dict:
+    """`observe(player_s)["observation"]` split into the §3.5 fields (as int lists / ints,
+    scores as floats)."""
+    vec = np.asarray(env.observe(agent(s))["observation"])
+    assert vec.dtype == np.float32 and vec.shape == (309,)
+    out, i = {}, 0
+    for key, shape in OBS_LAYOUT:
+        size = int(np.prod(shape)) if shape else 1
+        part = vec[i:i + size]
+        i += size
+        if key == "scores":
+            out[key] = [float(x) for x in part]
+        elif shape:
+            out[key] = part.reshape(shape).astype(int).tolist()
+        else:
+            out[key] = int(part[0])
+    assert i == 309
+    return out

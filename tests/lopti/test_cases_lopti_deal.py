@@ -24,7 +24,7 @@ def _load_helpers():
 _load_helpers()
 from lopti_case_helpers import (  # noqa: E402
     KEEP, PICKUP, act, assert_hand, assert_known, assert_legal, assert_pile, assert_rejected,
-    assert_top, from_deal, legal, ps, up, down,
+    assert_top, from_deal, legal, obs_fields, ps, up, down,
 )
 
 
@@ -65,6 +65,28 @@ def test_lopti_case_8_1():
     assert p["chain"] == 0 and p["obligation"] is False and p["limit"] is False
     assert p["out"] == []
     assert_legal(env, [56, 57, 58, 62, 63, 64, 68, 69, 70, 95], s=0)
+    # §3.5 observations: seats relative to the observer, padding -1 for seats >= N
+    o = obs_fields(env, 0)
+    assert (o["phase"], o["actor"], o["num_players"], o["seat"]) == (0, 0, 2, 0)
+    assert o["hand"] == [1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]
+    assert o["hand_size"] == [3, 3, -1, -1, -1]
+    assert o["stage"] == [0, 0, -1, -1, -1]
+    assert o["place"] == [-1] * 5
+    assert o["known"][:2] == [[0] * 13] * 2 and o["known"][2:] == [[-1] * 13] * 3
+    assert o["up"] == [[8, 10, 12], [7, 9, 11], [-1] * 3, [-1] * 3, [-1] * 3]
+    assert o["down"] == [[1, 1, 1], [1, 1, 1], [-1] * 3, [-1] * 3, [-1] * 3]
+    assert o["pile_counts"] == [0] * 13 and o["gone"] == [0] * 13
+    assert (o["pile_size"], o["draw_size"], o["chain"], o["obligation"], o["limit"]) == (0, 34, 0, 0, 0)
+    assert o["top"] == [0, 0, 0]
+    assert (o["dealer"], o["leader"], o["round"], o["num_rounds"]) == (0, 0, 0, 1)
+    assert o["switches"] == [8, 5, 1, 4, 3, 0, 1, 1, 1]
+    assert o["rules"] == [[0] * 8] * 8
+    assert o["scores"] == [0.0, 0.0, -1.0, -1.0, -1.0]
+    o = obs_fields(env, 1)
+    assert (o["phase"], o["actor"], o["num_players"], o["seat"]) == (0, 1, 2, 1)
+    assert o["hand"] == [0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1]
+    assert o["up"][:2] == [[7, 9, 11], [8, 10, 12]]
+    assert (o["dealer"], o["leader"]) == (1, 1)
     # §4.2: no PLAY and no PICKUP in the swap phase
     assert_rejected(env, 8)
     assert_rejected(env, PICKUP)
@@ -81,6 +103,12 @@ def test_lopti_case_8_2():
     assert_hand(env, 0, "2D 4D KC")
     assert_known(env, 0, "KC")
     assert ps(env)["phase"] == "swap"
+    # §3.2: the swap is public; P1 sees P0's new face-up card and the known K in P0's hand
+    o = obs_fields(env, 1)
+    assert o["actor"] == 0 and o["up"][1] == [8, 10, 5]
+    assert o["known"][1] == [0] * 11 + [1, 0]
+    assert o["known"][0] == [0] * 13
+    assert obs_fields(env, 0)["hand"] == [1, 0, 1] + [0] * 8 + [1, 0]
     # P0 has used its one swap: P1 is asked now
     assert_legal(env, [59, 60, 61, 65, 66, 67, 92, 93, 94, 95], s=1)
     # P1 holds no 6 (SWAP(4, 2) = 70) and no 2 (SWAP(0, 0) = 56)

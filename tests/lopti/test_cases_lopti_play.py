@@ -22,7 +22,7 @@ def _load_helpers():
 _load_helpers()
 from lopti_case_helpers import (  # noqa: E402
     PICKUP, act, assert_gone_has, assert_hand, assert_known, assert_legal, assert_pile,
-    assert_rejected, assert_top, from_state, gone, cset, ps, seat, state, up, down,
+    assert_rejected, assert_top, from_state, gone, cset, obs_fields, ps, seat, state, up, down,
 )
 
 
@@ -273,6 +273,12 @@ def test_lopti_case_8_14():
     assert_known(env, 0, "KC KD 5S")
     assert up(env, 0) == [None, None, None]
     assert down(env, 0) == [True, True, True]
+    o = obs_fields(env, 1)  # P1's view: P0 is relative seat 1 (§3.5)
+    assert o["known"][1] == [0, 0, 0, 1] + [0] * 7 + [2, 0]
+    assert o["up"][1] == [0, 0, 0] and o["stage"][1] == 1 and o["hand_size"][1] == 3
+    # gone per rank: the cleared 6s, 7H and 8s plus every unlisted card (§7.2); the Aces are all
+    # face-down or in the draw pile; KC KD 5S are in P0's hand, 9C in P1's
+    assert o["gone"] == [4, 4, 4, 3, 4, 4, 4, 3, 4, 4, 4, 2, 0]
     assert p["draw_size"] == 1
     assert p["move"] == "extra"
     assert_legal(env, [12, 44, 45], s=0)

@@ -25,7 +25,7 @@ def _load_helpers():
 _load_helpers()
 from lopti_case_helpers import (  # noqa: E402
     act, agent, assert_gone_has, assert_hand, assert_known, assert_legal, assert_pile,
-    assert_rejected, assert_rewards, assert_top, cset, from_state, ps, seat, state, up, down,
+    assert_rejected, assert_rewards, assert_top, cset, from_state, obs_fields, ps, seat, state, up, down,
 )
 
 
@@ -157,6 +157,10 @@ def test_lopti_case_8_25():
     assert p["seats"][1]["place"] is None and p["seats"][2]["place"] is None
     assert p["chain"] == 1 and p["obligation"] is True
     assert p["phase"] == "play"
+    o = obs_fields(env, 1)  # P1's view: P0 is relative seat 2 (§3.5)
+    assert o["actor"] == 0 and o["stage"][2] == 3 and o["place"][2] == 0
+    assert o["place"][:2] == [-1, -1] and o["place"][3:] == [-1, -1]
+    assert (o["chain"], o["obligation"]) == (1, 1)
     assert_rewards(env, {0: 0.0, 1: 0.0, 2: 0.0})
     assert not any(env.terminations.values())
     assert_legal(env, [52], s=1)
