@@ -631,11 +631,17 @@ def tail_tricks_from_hands(tail_hands: dict, leader: int, level: int, trump: str
 
 def run_trick(env, t: Trick, check=True):
     """Compose the planned trick (leader: attempted cards + DONE; followers: their cards)."""
+    hand_index = ps(env)["hand_index"]
     lead(env, t.leader, t.attempted)
     for s, cs in t.plays[1:]:
         follow(env, s, cs)
     if check:
         s = ps(env)
+        if s["hand_index"] != hand_index:
+            # episode "match": the hand's last trick ended it and the next hand began (section 9.4);
+            # public_state() now describes the new hand, the finished one is in `result`
+            assert s["result"]["last_trick_winner"] == t.winner
+            return
         rec = s["tricks"][-1] if s["tricks"] else None
         assert rec is not None, "the trick was not recorded"
         assert rec["winner"] == t.winner, f"{t}: engine says winner s{rec['winner']}"
