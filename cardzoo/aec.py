@@ -90,6 +90,9 @@ class CardGameEnv(AECEnv):
         self._rng: np.random.Generator | None = None
         self._mask = self._zero_mask
         self._actor = -1
+        self._phase = None
+        self._result = None
+        self._paid = False
         self.agents = []
 
     def observation_space(self, agent):
@@ -127,30 +130,52 @@ class CardGameEnv(AECEnv):
         self._sync(pay=False)
 
     def _sync(self, pay: bool = True) -> None:
-        """Bring agent_selection, masks, infos, rewards and ends up to date with the game."""
+        """Bring agent_selection, masks, infos, rewards and ends up to date with the game.
+
+        Incremental on purpose (this runs once per step): only the seats whose mask changed are
+        touched, phase and result only when they change, rewards only when some seat was paid.
+        """
         actor = self._game_actor()
+        infos = self.infos
+        agents = self.possible_agents
+        prev = self._actor
+        mask = self._game_mask() if actor >= 0 else self._zero_mask
         self._actor = actor
+        self._mask = mask
+        if not pay:  # a fresh episode: every info dict is new
+            self._phase = None
+            self._result = None
+            self._paid = False
+        elif prev >= 0 and prev != actor and agents[prev] in infos:
+            infos[agents[prev]]["action_mask"] = self._zero_mask
         phase = self._game_phase()
-        self._mask = self._game_mask() if actor >= 0 else self._zero_mask
         result = self._game_result()
-        zero = self._zero_mask
-        for seat, agent in enumerate(self.possible_agents):
-            info = self.infos.get(agent)
-            if info is None:
-                continue
-            info["action_mask"] = self._mask if seat == actor else zero
-            info["phase"] = phase
-            if result is not None:
-                info["result"] = result
+        if phase != self._phase or result is not self._result or not pay:
+            self._phase = phase
+            self._result = result
+            zero = self._zero_mask
+            for seat, agent in enumerate(agents):
+                info = infos.get(agent)
+                if info is not None:
+                    info["action_mask"] = mask if seat == actor else zero
+                    info["phase"] = phase
+                    if result is not None:
+                        info["result"] = result
+        elif actor >= 0:
+            infos[agents[actor]]["action_mask"] = mask
         if pay:
             rewards = self._game_rewards()
-            for seat, agent in enumerate(self.possible_agents):
-                if agent in self.rewards:
-                    r = float(rewards[seat])
-                    self.rewards[agent] = r
-                    self._cumulative_rewards[agent] += r
+            if self._paid or rewards.any():
+                self._paid = False
+                cumulative = self._cumulative_rewards
+                for seat, agent in enumerate(agents):
+                    if agent in self.rewards:
+                        r = float(rewards[seat])
+                        self.rewards[agent] = r
+                        cumulative[agent] += r
+                        self._paid = self._paid or r != 0.0
         if actor >= 0:
-            self.agent_selection = self.possible_agents[actor]
+            self.agent_selection = agents[actor]
         else:
             terminated, truncated = self._game_end()
             for agent in self.agents:
@@ -163,7 +188,8 @@ class CardGameEnv(AECEnv):
         agent = self.agent_selection
         if action is None:
             raise ValueError(f"step(None) is only for a terminated agent; {agent} is live")
-        a = check_action(action, self.num_actions)
+        a = action if type(action) is int and 0 <= action < self.num_actions else check_action(
+            action, self.num_actions)
         if not self._mask[a]:
             raise ValueError(
                 f"illegal action {a} ({self.action_name(a)!r}) for {agent} in phase {self._game_phase()!r}"
