@@ -1,0 +1,1882 @@
+"""Sheng Ji rule kernels (numba). Every kernel takes (st, b, cfg, ...): st is the state record
+array of state.py with a leading batch axis, b the game, cfg the int64 config vector of config.py,
+so one kernel serves B = 1 (the AEC env) and B = 4096 (BatchGame, rollouts).
+
+Rule IDs (SJ-x.y) refer to /shared/rules/shengji.md. The plain-Python wrappers at the end of the
+module expose the rule functions by name for tests and tools.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardzoo.cards import random_legal, seed_generators
+
+from .config import (C_ALLOW_NT, C_AUTO, C_DECKS, C_DECL_MODE, C_EPISODE, C_FIRST_BANKER, C_FLIP, C_H, C_K,
+                     C_KMULT, C_MAX_HANDS, C_MAX_REDEALS, C_MUST_DEFEND, C_NODECL, C_PEN_PTS, C_PENALTY,
+                     C_REWARD)
+
+# phases (0..5 are the section 9.2 phases; 6..8 are automatic and never visible outside a call)
+DECLARE = 0
+NAME_TRUMP = 1
+BURY = 2
+LEAD = 3
+FOLLOW = 4
+OVER = 5
+NEED_DEAL = 6
+DEAL = 7
+FINAL = 8
+PHASE_NAMES = ("DECLARE", "NAME_TRUMP", "BURY", "LEAD", "FOLLOW", "OVER")
+
+NUM_ACTIONS = 84
+A_DONE = 54
+A_PASS = 55
+A_DECL = 56
+A_LJ = 72
+A_BJ = 76
+A_NAME = 80
+TRUMP = 4          # the effective suit TRUMP (SJ-3.3); trump value 4 = NT
+NPOS = 16          # positions 0..15 (SJ-3.4)
+MAXA_R = 17
+
+
+# ---------------------------------------------------------------------------------------------
+# SJ-2, SJ-3: points, trump, effective suit, position
+# ---------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def card_points(c):
+    """SJ-2.1: 5 -> 5, 10 and K -> 10, else 0."""
+    if c >= 52:
+        return 0
+    r = c % 13
+    if r == 3:
+        return 5
+    if r == 8 or r == 11:
+        return 10
+    return 0
+
+
+@njit(cache=True)
+def card_esuit(c, lvl, trump):
+    """SJ-3.3: 4 (TRUMP) for jokers, level cards and the trump suit, else the printed suit."""
+    if c >= 52:
+        return TRUMP
+    if c % 13 == lvl or c // 13 == trump:
+        return TRUMP
+    return c // 13
+
+
+@njit(cache=True)
+def card_pos(c, lvl, trump):
+    """SJ-3.4 position: strength inside an esuit and tractor adjacency."""
+    if c == 53:
+        return 15
+    if c == 52:
+        return 14
+    r = c % 13
+    if r == lvl:
+        if trump == 4 or c // 13 == trump:
+            return 13
+        return 12
+    if r < lvl:
+        return r
+    return r - 1
+
+
+@njit(cache=True)
+def esuit_table(e, lvl, trump, pc, pn):
+    """Cards of esuit e by position: pc[p, :pn[p]] are the card indices at position p."""
+    for p in range(NPOS):
+        pn[p] = 0
+    for c in range(54):
+        if card_esuit(c, lvl, trump) == e:
+            p = card_pos(c, lvl, trump)
+            pc[p, pn[p]] = c
+            pn[p] += 1
+
+
+# ---------------------------------------------------------------------------------------------
+# SJ-6, SJ-7.2: canonical decomposition
+# ---------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _cmp_comp(k1, L1, t1, c1, k2, L2, t2, c2):
+    """Canonical order of two components: 1 if the first comes first (greater), -1 after, 0 equal."""
+    s1 = k1 * L1
+    s2 = k2 * L2
+    if s1 != s2:
+        return 1 if s1 > s2 else -1
+    if k1 != k2:
+        return 1 if k1 > k2 else -1
+    if t1 != t2:
+        return 1 if t1 > t2 else -1
+    a = np.sort(c1[:L1].copy())
+    bb = np.sort(c2[:L2].copy())
+    for i in range(L1):
+        if a[i] != bb[i]:
+            return 1 if a[i] > bb[i] else -1
+    return 0
+
+
+@njit(cache=True)
+def _cmp_list(m1, k1, L1, t1, c1, m2, k2, L2, t2, c2):
+    """Lists in canonical order: keys lexicographically (longer extends greater), then index tuples."""
+    mm = min(m1, m2)
+    for i in range(mm):
+        s1 = k1[i] * L1[i]
+        s2 = k2[i] * L2[i]
+        if s1 != s2:
+            return 1 if s1 > s2 else -1
+        if k1[i] != k2[i]:
+            return 1 if k1[i] > k2[i] else -1
+        if t1[i] != t2[i]:
+            return 1 if t1[i] > t2[i] else -1
+    if m1 != m2:
+        return 1 if m1 > m2 else -1
+    for i in range(m1):
+        r = _cmp_comp(k1[i], L1[i], t1[i], c1[i], k2[i], L2[i], t2[i], c2[i])
+        if r != 0:
+            return r
+    return 0
+
+
+@njit(cache=True)
+def _decomp(cnt, pc, pn, D, ok, oL, otop, ocards):
+    """SJ-7.2 canonical decomposition of the cards cnt (one esuit; pc/pn its position table).
+    Writes the components in canonical order, returns their number. cnt is restored."""
+    bs = -1
+    bk = 0
+    bt = 0
+    bL = 0
+    for k in range(D, 0, -1):
+        run = 0
+        for p in range(NPOS):
+            good = False
+            for i in range(pn[p]):
+                if cnt[pc[p, i]] >= k:
+                    good = True
+                    break
+            if good:
+                run += 1
+            else:
+                run = 0
+            if run > 0:
+                L = run if k >= 2 else 1
+                sz = k * L
+                if sz > bs or (sz == bs and (k > bk or (k == bk and p > bt))):
+                    bs = sz
+                    bk = k
+                    bt = p
+                    bL = L
+    if bs < 0:
+        return 0
+    pa = -1
+    for p in range(bt - bL + 1, bt + 1):
+        nc = 0
+        for i in range(pn[p]):
+            if cnt[pc[p, i]] >= bk:
+                nc += 1
+        if nc > 1:
+            pa = p
+    nchoice = pn[pa] if pa >= 0 else 1
+    tk = np.empty(64, np.int64)
+    tL = np.empty(64, np.int64)
+    tt = np.empty(64, np.int64)
+    tc = np.empty((64, NPOS), np.int64)
+    bestm = -1
+    cc = np.empty(NPOS, np.int64)
+    for ch in range(nchoice):
+        if pa >= 0 and cnt[pc[pa, ch]] < bk:
+            continue
+        j = 0
+        for p in range(bt - bL + 1, bt + 1):
+            if p == pa:
+                c = pc[pa, ch]
+            else:
+                c = -1
+                for i in range(pn[p]):
+                    if cnt[pc[p, i]] >= bk:
+                        c = pc[p, i]
+                        break
+            cc[j] = c
+            j += 1
+        for j in range(bL):
+            cnt[cc[j]] -= bk
+        m2 = _decomp(cnt, pc, pn, np.int64(D), tk, tL, tt, tc)
+        for j in range(bL):
+            cnt[cc[j]] += bk
+        # insert the chosen component at its canonical place
+        nk = np.empty(m2 + 1, np.int64)
+        nL = np.empty(m2 + 1, np.int64)
+        nt = np.empty(m2 + 1, np.int64)
+        ncs = np.empty((m2 + 1, NPOS), np.int64)
+        ins = m2
+        for i in range(m2):
+            if _cmp_comp(bk, bL, bt, cc, tk[i], tL[i], tt[i], tc[i]) >= 0:
+                ins = i
+                break
+        w = 0
+        for i in range(m2 + 1):
+            if i == ins:
+                nk[i] = bk
+                nL[i] = bL
+                nt[i] = bt
+                ncs[i, :] = cc
+            else:
+                nk[i] = tk[w]
+                nL[i] = tL[w]
+                nt[i] = tt[w]
+                ncs[i, :] = tc[w]
+                w += 1
+        if bestm < 0 or _cmp_list(m2 + 1, nk, nL, nt, ncs, bestm, ok, oL, otop, ocards) > 0:
+            bestm = m2 + 1
+            for i in range(bestm):
+                ok[i] = nk[i]
+                oL[i] = nL[i]
+                otop[i] = nt[i]
+                ocards[i, :] = ncs[i]
+    return bestm
+
+
+@njit(cache=True)
+def decompose_counts(cnt54, lvl, trump, D, ok, oL, otop, ocards):
+    """Canonical decomposition of a one-esuit card count vector; returns the number of components."""
+    pc = np.empty((NPOS, 4), np.int64)
+    pn = np.empty(NPOS, np.int64)
+    e = -1
+    for c in range(54):
+        if cnt54[c] > 0:
+            e = card_esuit(c, lvl, trump)
+            break
+    if e < 0:
+        return 0
+    esuit_table(e, lvl, trump, pc, pn)
+    cnt = np.zeros(54, np.int64)
+    for c in range(54):
+        cnt[c] = cnt54[c]
+    return _decomp(cnt, pc, pn, np.int64(D), ok, oL, otop, ocards)
+
+
+# ---------------------------------------------------------------------------------------------
+# SJ-7.4 throw check
+# ---------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _beats(cnt, pc, pn, k, L, top):
+    """Does holding cnt contain a component of shape (k, L) with a top above `top` (SJ-7.4)?"""
+    run = 0
+    for p in range(NPOS):
+        good = False
+        for i in range(pn[p]):
+            if cnt[pc[p, i]] >= k:
+                good = True
+                break
+        if good:
+            run += 1
+        else:
+            run = 0
+        if p > top and run >= L:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# SJ-8 follow obligations: match value search
+# ---------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _q1_targets(cnt, pc, pn, fk, fL, fm, D, ctarget):
+    """Q1* (tuple counts by size) of the best assignment: ctarget[t] for t = 2..D (SJ-8.3)."""
+    for t in range(5):
+        ctarget[t] = 0
+    rem = np.zeros(54, np.int64)
+    for p in range(NPOS):
+        for i in range(pn[p]):
+            rem[pc[p, i]] = cnt[pc[p, i]]
+    used_slots = 0
+    for t in range(D, 1, -1):
+        slots = 0
+        for j in range(fm):
+            if fk[j] >= t:
+                slots += fL[j]
+        slots -= used_slots
+        if slots <= 0:
+            continue
+        if t == 2:
+            avail = 0
+            for c in range(54):
+                avail += rem[c] // 2
+            take = min(slots, avail)
+        else:
+            # take tuples of size t from cards with the fewest spare copies first
+            take = 0
+            for have in range(t, D + 1):
+                for c in range(54):
+                    if take < slots and rem[c] == have:
+                        rem[c] -= t
+                        take += 1
+        ctarget[t] = take
+        used_slots += take
+
+
+@njit(cache=True)
+def _build_blocks(cnt, pc, pn, fk, fL, fm, D, ctarget, bt_, br_, bc_, lvl_start, lvl_end):
+    """Blocks (runs of r tuples of size t on consecutive positions) available in cnt, grouped by
+    level t descending: level t occupies [lvl_start[t], lvl_end[t])."""
+    nb = 0
+    for t in range(D, 1, -1):
+        lvl_start[t] = nb
+        maxl = 0
+        for j in range(fm):
+            if fk[j] >= t and fL[j] > maxl:
+                maxl = fL[j]
+        if ctarget[t] < maxl:
+            maxl = ctarget[t]
+        if maxl > 0:
+            for p0 in range(NPOS):
+                for r in range(1, maxl + 1):
+                    pe = p0 + r - 1
+                    if pe >= NPOS:
+                        break
+                    # position pe must hold some card with >= t copies
+                    okp = False
+                    for i in range(pn[pe]):
+                        if cnt[pc[pe, i]] >= t:
+                            okp = True
+                    if not okp:
+                        break
+                    # ambiguous position inside [p0, pe]?
+                    pa = -1
+                    for p in range(p0, pe + 1):
+                        ncount = 0
+                        for i in range(pn[p]):
+                            if cnt[pc[p, i]] >= t:
+                                ncount += 1
+                        if ncount > 1:
+                            pa = p
+                    nch = pn[pa] if pa >= 0 else 1
+                    for ch in range(nch):
+                        if pa >= 0 and cnt[pc[pa, ch]] < t:
+                            continue
+                        if nb >= bt_.shape[0]:
+                            break
+                        w = 0
+                        for p in range(p0, pe + 1):
+                            if p == pa:
+                                bc_[nb, w] = pc[pa, ch]
+                            else:
+                                for i in range(pn[p]):
+                                    if cnt[pc[p, i]] >= t:
+                                        bc_[nb, w] = pc[p, i]
+                                        break
+                            w += 1
+                        bt_[nb] = t
+                        br_[nb] = r
+                        nb += 1
+        lvl_end[t] = nb
+    return nb
+
+
+@njit(cache=True)
+def _cmp_q(qa, qb):
+    for r in range(MAXA_R - 1, 0, -1):
+        if qa[r] != qb[r]:
+            return 1 if qa[r] > qb[r] else -1
+    return 0
+
+
+@njit(cache=True)
+def _fdfs(mode, t, bi, need, cnt, ctarget, bt_, br_, bc_, lvl_start, lvl_end, ck, crem, ncomp, qr, best_q,
+          cur, selp, fit, n, found):
+    """Assignment search (SJ-8.3). mode 0: best_q := max Q2 over assignments with Q1 = Q1*.
+    mode 1: found[0] := 1 if some assignment of value (Q1*, best_q) fits with selection selp
+    inside n cards (sum of elementwise max(cur, selp) <= n)."""
+    if found[0] != 0:
+        return
+    if need == 0:
+        t2 = t - 1
+        if t2 < 2:
+            if mode == 0:
+                if _cmp_q(qr, best_q) > 0:
+                    for r in range(MAXA_R):
+                        best_q[r] = qr[r]
+            else:
+                if _cmp_q(qr, best_q) == 0:
+                    found[0] = 1
+            return
+        _fdfs(mode, t2, lvl_start[t2], ctarget[t2], cnt, ctarget, bt_, br_, bc_, lvl_start, lvl_end, ck, crem,
+              ncomp, qr, best_q, cur, selp, fit, n, found)
+        return
+    for bidx in range(bi, lvl_end[t]):
+        r = br_[bidx]
+        if r > need:
+            continue
+        good = True
+        for w in range(r):
+            if cnt[bc_[bidx, w]] < t:
+                good = False
+                break
+        if not good:
+            continue
+        delta = 0
+        if mode == 1:
+            for w in range(r):
+                c = bc_[bidx, w]
+                before = cur[c] if cur[c] > selp[c] else selp[c]
+                after = cur[c] + t if cur[c] + t > selp[c] else selp[c]
+                delta += after - before
+            if fit + delta > n:
+                continue
+        for j in range(ncomp):
+            if ck[j] < t or crem[j] < r:
+                continue
+            dup = False
+            for j2 in range(j):
+                if ck[j2] == ck[j] and crem[j2] == crem[j]:
+                    dup = True
+                    break
+            if dup:
+                continue
+            for w in range(r):
+                cnt[bc_[bidx, w]] -= t
+                cur[bc_[bidx, w]] += t
+            crem[j] -= r
+            qr[r] += 1
+            _fdfs(mode, t, bidx, need - r, cnt, ctarget, bt_, br_, bc_, lvl_start, lvl_end, ck, crem, ncomp, qr,
+                  best_q, cur, selp, fit + delta, n, found)
+            qr[r] -= 1
+            crem[j] += r
+            for w in range(r):
+                cnt[bc_[bidx, w]] += t
+                cur[bc_[bidx, w]] -= t
+            if found[0] != 0:
+                return
+
+
+@njit(cache=True)
+def _follow_ctx(hand_e, pc, pn, fk, fL, fm, D):
+    """Precompute the assignment search context for a follower holding hand_e (esuit-s cards)."""
+    ctarget = np.zeros(5, np.int64)
+    _q1_targets(hand_e, pc, pn, fk, fL, fm, D, ctarget)
+    bt_ = np.empty(1024, np.int64)
+    br_ = np.empty(1024, np.int64)
+    bc_ = np.empty((1024, NPOS), np.int64)
+    lvl_start = np.zeros(5, np.int64)
+    lvl_end = np.zeros(5, np.int64)
+    _build_blocks(hand_e, pc, pn, fk, fL, fm, D, ctarget, bt_, br_, bc_, lvl_start, lvl_end)
+    ck = np.zeros(64, np.int64)
+    crem = np.zeros(64, np.int64)
+    ncomp = 0
+    for j in range(fm):
+        if fk[j] >= 2:
+            ck[ncomp] = fk[j]
+            crem[ncomp] = fL[j]
+            ncomp += 1
+    best_q = np.zeros(MAXA_R, np.int64)
+    best_q[0] = -1
+    qr = np.zeros(MAXA_R, np.int64)
+    cur = np.zeros(54, np.int64)
+    selp = np.zeros(54, np.int64)
+    found = np.zeros(1, np.int64)
+    cnt = hand_e.copy()
+    # mode 0: the best Q2 (best_q starts below any real value via the r = 0 slot being ignored:
+    # a leaf always compares >= 0 against an all-zero vector, so seed with a sentinel)
+    best_q[0] = 0
+    for r in range(MAXA_R):
+        best_q[r] = -1
+    z = np.int64(0)
+    _fdfs(z, np.int64(D + 1), z, z, cnt, ctarget, bt_, br_, bc_, lvl_start, lvl_end, ck, crem, np.int64(ncomp), qr,
+          best_q, cur, selp, z, z, found)
+    return ctarget, bt_, br_, bc_, lvl_start, lvl_end, ck, crem, ncomp, best_q
+
+
+@njit(cache=True)
+def _fits(ctx_ctarget, bt_, br_, bc_, lvl_start, lvl_end, ck, crem, ncomp, best_q, hand_e, selp, D, n):
+    """Is there an assignment of value V* that fits together with selp in n cards?"""
+    cnt = hand_e.copy()
+    cur = np.zeros(54, np.int64)
+    qr = np.zeros(MAXA_R, np.int64)
+    found = np.zeros(1, np.int64)
+    fit = 0
+    for c in range(54):
+        fit += selp[c]
+    if fit > n:
+        return False
+    crem2 = crem.copy()
+    z = np.int64(0)
+    _fdfs(np.int64(1), np.int64(D + 1), z, z, cnt, ctx_ctarget, bt_, br_, bc_, lvl_start, lvl_end, ck, crem2,
+          np.int64(ncomp), qr, best_q, cur, selp, np.int64(fit), np.int64(n), found)
+    return found[0] != 0
+
+
+# ---------------------------------------------------------------------------------------------
+# SJ-9 matching and strength
+# ---------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _mdfs(j, m, sk, sL, cnt, pc, pn, keyk, keyL, lastplace, curtop):
+    """Partition the remaining cards into the shapes sk/sL[j:]; best key-shape top, -1 if none."""
+    if j == m:
+        return curtop
+    k = sk[j]
+    L = sL[j]
+    best = -1
+    same_prev = j > 0 and sk[j - 1] == k and sL[j - 1] == L
+    taken = np.empty(NPOS, np.int64)
+    for pe in range(L - 1, NPOS):
+        p0 = pe - L + 1
+        good = True
+        pa = -1
+        for p in range(p0, pe + 1):
+            nc = 0
+            for i in range(pn[p]):
+                if cnt[pc[p, i]] >= k:
+                    nc += 1
+            if nc == 0:
+                good = False
+                break
+            if nc > 1:
+                pa = p
+        if not good:
+            continue
+        nch = pn[pa] if pa >= 0 else 1
+        for ch in range(nch):
+            if pa >= 0 and cnt[pc[pa, ch]] < k:
+                continue
+            w = 0
+            place = pe * 64
+            for p in range(p0, pe + 1):
+                if p == pa:
+                    taken[w] = pc[pa, ch]
+                else:
+                    for i in range(pn[p]):
+                        if cnt[pc[p, i]] >= k:
+                            taken[w] = pc[p, i]
+                            break
+                if pn[p] > 1:
+                    place = pe * 64 + taken[w]
+                w += 1
+            if same_prev and place < lastplace:
+                continue
+            for w in range(L):
+                cnt[taken[w]] -= k
+            t = curtop
+            if k == keyk and L == keyL and pe > t:
+                t = pe
+            r = _mdfs(j + 1, m, sk, sL, cnt, pc, pn, keyk, keyL, place, t)
+            for w in range(L):
+                cnt[taken[w]] += k
+            if r > best:
+                best = r
+    return best
+
+
+@njit(cache=True)
+def play_strength(cnt54, fk, fL, fm, s_esuit, lvl, trump):
+    """SJ-9.1/9.2: (esuit, strength) of a play against format F; strength -1 if it does not match."""
+    e = -1
+    total = 0
+    for c in range(54):
+        if cnt54[c] > 0:
+            ec = card_esuit(c, lvl, trump)
+            if e < 0:
+                e = ec
+            elif ec != e:
+                return -1, -1
+            total += cnt54[c]
+    if e < 0 or (e != s_esuit and e != TRUMP):
+        return e, -1
+    # key shape: largest size, ties larger k
+    keyk = 0
+    keyL = 0
+    for j in range(fm):
+        if fk[j] * fL[j] > keyk * keyL or (fk[j] * fL[j] == keyk * keyL and fk[j] > keyk):
+            keyk = fk[j]
+            keyL = fL[j]
+    if fm == 1 and fk[0] * fL[0] == 1:
+        for c in range(54):
+            if cnt54[c] > 0:
+                return e, card_pos(c, lvl, trump)
+    pc = np.empty((NPOS, 4), np.int64)
+    pn = np.empty(NPOS, np.int64)
+    esuit_table(e, lvl, trump, pc, pn)
+    # shapes sorted by size desc, then k desc
+    sk = np.empty(fm, np.int64)
+    sL = np.empty(fm, np.int64)
+    for j in range(fm):
+        sk[j] = fk[j]
+        sL[j] = fL[j]
+    for a in range(fm):
+        for b2 in range(fm - 1 - a):
+            if (sk[b2] * sL[b2] < sk[b2 + 1] * sL[b2 + 1]) or (
+                    sk[b2] * sL[b2] == sk[b2 + 1] * sL[b2 + 1] and sk[b2] < sk[b2 + 1]):
+                tk = sk[b2]
+                sk[b2] = sk[b2 + 1]
+                sk[b2 + 1] = tk
+                tl = sL[b2]
+                sL[b2] = sL[b2 + 1]
+                sL[b2 + 1] = tl
+    cnt = np.zeros(54, np.int64)
+    for c in range(54):
+        cnt[c] = cnt54[c]
+    z = np.int64(0)
+    m1 = np.int64(-1)
+    return e, _mdfs(z, np.int64(fm), sk, sL, cnt, pc, pn, np.int64(keyk), np.int64(keyL), m1, m1)
+
+
+# ---------------------------------------------------------------------------------------------
+# SJ-4 declarations
+# ---------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _decl_ok(ndecl, q, x, jS, p, y, j):
+    """SJ-4.5: may seat p declare j copies of y against the standing (q, x, jS)?"""
+    if ndecl == 0:
+        return True
+    if q == p:
+        return y == x and j > jS
+    ty = 0 if y < 52 else (1 if y == 52 else 2)
+    tx = 0 if x < 52 else (1 if x == 52 else 2)
+    return j > jS or (j == jS and ty > tx)
+
+
+@njit(cache=True)
+def decl_action(y, j):
+    if y == 52:
+        return A_LJ + j - 1
+    if y == 53:
+        return A_BJ + j - 1
+    return A_DECL + 4 * (y // 13) + j - 1
+
+
+@njit(cache=True)
+def decl_options(st, b, cfg, p, out):
+    """Set out[a] = 1 for every legal declaration of seat p (SJ-4.3/4.5); return how many."""
+    s = st[b]
+    lvl = s.hand_level
+    nd = s.ndecl
+    q = -1
+    x = -1
+    jS = 0
+    if nd > 0:
+        q = s.decl_seat[nd - 1]
+        x = s.decl_card[nd - 1]
+        jS = s.decl_cnt[nd - 1]
+    n = 0
+    for yi in range(6):
+        if yi < 4:
+            y = yi * 13 + lvl
+            jmin = 1
+        else:
+            if cfg[C_ALLOW_NT] == 0:
+                continue
+            y = 48 + yi  # 52, 53
+            jmin = 2
+        cy = s.hand[p, y]
+        for j in range(jmin, cy + 1):
+            if _decl_ok(nd, q, x, jS, p, y, j):
+                out[decl_action(y, j)] = 1
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _n_decl(st, b, cfg, p):
+    tmp = np.zeros(NUM_ACTIONS, np.uint8)
+    return decl_options(st, b, cfg, p, tmp)
+
+
+# ---------------------------------------------------------------------------------------------
+# deal, declaring flow, kitty (SJ-4, SJ-5)
+# ---------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _pick_up(st, b, cfg):
+    """SJ-5.1: the banker adds the kitty to his hand and starts burying."""
+    s = st[b]
+    for c in range(54):
+        s.hand[s.banker, c] += s.kitty_orig[c]
+    s.phase = BURY
+    s.actor = s.banker
+    s.nsel = 0
+    for c in range(54):
+        s.sel[c] = 0
+
+
+@njit(cache=True)
+def _kitty_flip(st, b, cfg):
+    """SJ-4.9 kitty flip: sets trump and the revealed prefix."""
+    s = st[b]
+    K = cfg[C_K]
+    lvl = s.hand_level
+    if cfg[C_FLIP] == 0:
+        j = 0
+        while j < K and s.kitty_order[j] >= 52:
+            j += 1
+        if j == K:
+            s.trump = 4
+            s.nrev = K
+        else:
+            s.trump = s.kitty_order[j] // 13
+            s.nrev = j + 1
+    else:
+        for j in range(K):
+            c = s.kitty_order[j]
+            if c < 52 and c % 13 == lvl:
+                s.trump = c // 13
+                s.nrev = j + 1
+                return
+        s.nrev = K
+        best = -1
+        bp = -1
+        for j in range(K):
+            c = s.kitty_order[j]
+            if c < 52:
+                p = card_pos(c, lvl, -1)
+                if p > bp:
+                    bp = p
+                    best = c
+        s.trump = 4 if best < 0 else best // 13
+
+
+@njit(cache=True)
+def _finish_declaring(st, b, cfg):
+    s = st[b]
+    nd = s.ndecl
+    if nd > 0:
+        x = s.decl_card[nd - 1]
+        s.trump = 4 if x >= 52 else x // 13
+        if s.banker < 0:
+            if cfg[C_FIRST_BANKER] == 0:
+                s.banker = s.decl_seat[nd - 1]
+            else:
+                s.banker = s.decl_seat[0]
+        _pick_up(st, b, cfg)
+        return
+    if s.banker >= 0:
+        if cfg[C_DECL_MODE] == 1:
+            s.phase = NAME_TRUMP
+            s.actor = (s.banker + 2) % 4
+            return
+        _kitty_flip(st, b, cfg)
+        _pick_up(st, b, cfg)
+        return
+    if cfg[C_NODECL] == 0 and s.void_deals < cfg[C_MAX_REDEALS]:
+        s.void_deals += 1
+        s.phase = NEED_DEAL
+        s.need_kind = 1
+        s.actor = -1
+        return
+    s.banker = s.f
+    _kitty_flip(st, b, cfg)
+    _pick_up(st, b, cfg)
+
+
+@njit(cache=True)
+def _advance(st, b, cfg):
+    """Run every automatic step (dealing, skipped windows, final round, flips) up to a decision."""
+    s = st[b]
+    H4 = 4 * cfg[C_H]
+    while True:
+        ph = s.phase
+        if ph == DEAL:
+            if s.dealt >= H4:
+                s.phase = FINAL
+                s.fr_next = s.f
+                s.fr_skips = 0
+                continue
+            i = s.dealt
+            c = s.order[i]
+            p = (s.f + i) % 4
+            s.hand[p, c] += 1
+            s.dealt = i + 1
+            if c >= 52 or c % 13 == s.hand_level or s.ndecl != s.seen[p]:
+                if _n_decl(st, b, cfg, p) > 0:
+                    s.phase = DECLARE
+                    s.actor = p
+                    s.in_final = 0
+                    return
+        elif ph == FINAL:
+            if s.fr_skips >= 4:
+                _finish_declaring(st, b, cfg)
+                continue
+            p = s.fr_next
+            s.fr_next = (p + 1) % 4
+            if _n_decl(st, b, cfg, p) > 0:
+                s.phase = DECLARE
+                s.actor = p
+                s.in_final = 1
+                return
+            s.fr_skips += 1
+        else:
+            return
+
+
+@njit(cache=True)
+def start_deal(st, b, cfg, order, trump_preset):
+    """Begin a deal from `order` (54*D card ids). st[b] must already hold levels, banker (or -1),
+    f, void_deals and hand_index. trump_preset is used in declaration_mode "preset"."""
+    s = st[b]
+    D = cfg[C_DECKS]
+    H = cfg[C_H]
+    K = cfg[C_K]
+    for i in range(54 * D):
+        s.order[i] = order[i]
+    for p in range(4):
+        for c in range(54):
+            s.hand[p, c] = 0
+            s.shown[p, c] = 0
+            s.played[p, c] = 0
+            s.trick_cards[p, c] = 0
+    for c in range(54):
+        s.sel[c] = 0
+        s.kitty_orig[c] = 0
+        s.buried[c] = 0
+    for j in range(K):
+        s.kitty_order[j] = order[4 * H + j]
+        s.kitty_orig[order[4 * H + j]] += 1
+    s.nsel = 0
+    s.dealt = 0
+    s.ndecl = 0
+    for p in range(4):
+        s.seen[p] = 0
+    s.in_final = 0
+    s.fr_next = 0
+    s.fr_skips = 0
+    s.nrev = 0
+    s.leader = -1
+    s.lead_n = 0
+    s.ntp = 0
+    s.fm = 0
+    s.points[0] = 0
+    s.points[1] = 0
+    s.ntricks = 0
+    s.nlog = 0
+    s.nft = 0
+    s.penalty = 0
+    s.hand_over = 0
+    s.trump = -1
+    s.need_kind = 0
+    if s.banker >= 0:
+        s.f = s.banker
+        s.hand_level = s.levels[s.banker % 2]
+    else:
+        s.hand_level = s.levels[0]
+    mode = cfg[C_DECL_MODE]
+    if mode == 2 or mode == 1:
+        for i in range(4 * H):
+            s.hand[(s.f + i) % 4, order[i]] += 1
+        s.dealt = 4 * H
+    if mode == 2:
+        s.trump = trump_preset
+        if s.banker < 0:
+            s.banker = s.f
+        _pick_up(st, b, cfg)
+    elif mode == 1:
+        s.phase = FINAL
+        s.fr_next = (s.banker + 2) % 4 if s.banker >= 0 else s.f
+        s.fr_skips = 0
+    else:
+        s.phase = DEAL
+    _advance(st, b, cfg)
+
+
+# ---------------------------------------------------------------------------------------------
+# legal mask (section 4)
+# ---------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _follow_mask(st, b, cfg, out):
+    s = st[b]
+    p = s.actor
+    lvl = s.hand_level
+    trump = s.trump
+    e = s.lead_esuit
+    n = s.lead_n
+    h = 0
+    nons_sel = 0
+    for c in range(54):
+        if card_esuit(c, lvl, trump) == e:
+            h += s.hand[p, c]
+        else:
+            nons_sel += s.sel[c]
+    if h <= n:
+        for c in range(54):
+            if s.hand[p, c] - s.sel[c] > 0:
+                if card_esuit(c, lvl, trump) == e or nons_sel < n - h:
+                    out[c] = 1
+        return
+    multi = False
+    for j in range(s.fm):
+        if s.fk[j] >= 2:
+            multi = True
+    if not multi:
+        for c in range(54):
+            if s.hand[p, c] - s.sel[c] > 0 and card_esuit(c, lvl, trump) == e:
+                out[c] = 1
+        return
+    D = cfg[C_DECKS]
+    pc = np.empty((NPOS, 4), np.int64)
+    pn = np.empty(NPOS, np.int64)
+    esuit_table(e, lvl, trump, pc, pn)
+    hand_e = np.zeros(54, np.int64)
+    selp = np.zeros(54, np.int64)
+    for c in range(54):
+        if card_esuit(c, lvl, trump) == e:
+            hand_e[c] = s.hand[p, c]
+            selp[c] = s.sel[c]
+    fk = np.empty(s.fm, np.int64)
+    fL = np.empty(s.fm, np.int64)
+    for j in range(s.fm):
+        fk[j] = s.fk[j]
+        fL[j] = s.fL[j]
+    ctarget, bt_, br_, bc_, ls, le, ck, crem, ncomp, best_q = _follow_ctx(hand_e, pc, pn, fk, fL, s.fm, D)
+    for c in range(54):
+        if hand_e[c] - selp[c] > 0:
+            selp[c] += 1
+            if _fits(ctarget, bt_, br_, bc_, ls, le, ck, crem, ncomp, best_q, hand_e, selp, D, n):
+                out[c] = 1
+            selp[c] -= 1
+
+
+@njit(cache=True)
+def legal_mask(st, b, cfg, out):
+    """out[0:84] := the acting seat's mask (section 4); zeros when no decision is pending."""
+    s = st[b]
+    for a in range(NUM_ACTIONS):
+        out[a] = 0
+    ph = s.phase
+    if ph == DECLARE:
+        out[A_PASS] = 1
+        decl_options(st, b, cfg, s.actor, out)
+    elif ph == NAME_TRUMP:
+        for t in range(4):
+            out[A_NAME + t] = 1
+    elif ph == BURY:
+        for c in range(54):
+            if s.hand[s.banker, c] - s.sel[c] > 0:
+                out[c] = 1
+    elif ph == LEAD:
+        p = s.actor
+        es = -1
+        if s.nsel > 0:
+            for c in range(54):
+                if s.sel[c] > 0:
+                    es = card_esuit(c, s.hand_level, s.trump)
+                    break
+            out[A_DONE] = 1
+        for c in range(54):
+            if s.hand[p, c] - s.sel[c] > 0 and (es < 0 or card_esuit(c, s.hand_level, s.trump) == es):
+                out[c] = 1
+    elif ph == FOLLOW:
+        _follow_mask(st, b, cfg, out)
+
+
+# ---------------------------------------------------------------------------------------------
+# playing: leads, throws, follows, trick resolution (SJ-7, SJ-8, SJ-9)
+# ---------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _play_cards(st, b, seat, play):
+    s = st[b]
+    for c in range(54):
+        k = play[c]
+        if k > 0:
+            s.hand[seat, c] -= k
+            s.trick_cards[seat, c] += k
+            s.played[seat, c] += k
+            sh = s.shown[seat, c] - k
+            s.shown[seat, c] = sh if sh > 0 else 0
+            for _ in range(k):
+                s.log_seat[s.nlog] = seat
+                s.log_card[s.nlog] = c
+                s.log_trick[s.nlog] = s.ntricks
+                s.nlog += 1
+
+
+@njit(cache=True)
+def _execute_lead(st, b, cfg):
+    s = st[b]
+    D = cfg[C_DECKS]
+    lvl = s.hand_level
+    trump = s.trump
+    ldr = s.actor
+    e = -1
+    for c in range(54):
+        if s.sel[c] > 0:
+            e = card_esuit(c, lvl, trump)
+            break
+    pc = np.empty((NPOS, 4), np.int64)
+    pn = np.empty(NPOS, np.int64)
+    esuit_table(e, lvl, trump, pc, pn)
+    cnt = np.zeros(54, np.int64)
+    for c in range(54):
+        cnt[c] = s.sel[c]
+    ok = np.empty(64, np.int64)
+    oL = np.empty(64, np.int64)
+    ot = np.empty(64, np.int64)
+    oc = np.empty((64, NPOS), np.int64)
+    m = _decomp(cnt, pc, pn, np.int64(D), ok, oL, ot, oc)
+    play = np.zeros(54, np.int64)
+    forced = -1
+    if m >= 2:
+        hq = np.zeros(54, np.int64)
+        fsz = 0
+        ftop = 0
+        fmin = 0
+        for j in range(m):
+            beaten = False
+            for dq in range(1, 4):
+                q = (ldr + dq) % 4
+                for c in range(54):
+                    hq[c] = s.hand[q, c]
+                if _beats(hq, pc, pn, ok[j], oL[j], ot[j]):
+                    beaten = True
+                    break
+            if beaten:
+                sz = ok[j] * oL[j]
+                mn = 99
+                for w in range(oL[j]):
+                    if oc[j, w] < mn:
+                        mn = oc[j, w]
+                if forced < 0 or sz < fsz or (sz == fsz and (ot[j] < ftop or (ot[j] == ftop and mn < fmin))):
+                    forced = j
+                    fsz = sz
+                    ftop = ot[j]
+                    fmin = mn
+    if forced >= 0:
+        for w in range(oL[forced]):
+            play[oc[forced, w]] += ok[forced]
+        nf = s.nft
+        s.ft_seat[nf] = ldr
+        s.ft_trick[nf] = s.ntricks
+        nret = 0
+        for c in range(54):
+            s.ft_att[nf, c] = s.sel[c]
+            ret = s.sel[c] - play[c]
+            nret += ret
+            if ret > s.shown[ldr, c]:
+                s.shown[ldr, c] = ret
+        s.nft = nf + 1
+        pmode = cfg[C_PENALTY]
+        if pmode != 0:
+            pts = cfg[C_PEN_PTS] if pmode == 1 else cfg[C_PEN_PTS] * nret
+            if ldr % 2 == s.banker % 2:
+                s.penalty += pts
+            else:
+                s.penalty -= pts
+        s.fm = 1
+        s.fk[0] = ok[forced]
+        s.fL[0] = oL[forced]
+        s.ftop[0] = ot[forced]
+    else:
+        for c in range(54):
+            play[c] = s.sel[c]
+        s.fm = m
+        for j in range(m):
+            s.fk[j] = ok[j]
+            s.fL[j] = oL[j]
+            s.ftop[j] = ot[j]
+    n = 0
+    for c in range(54):
+        n += play[c]
+        s.sel[c] = 0
+    s.nsel = 0
+    _play_cards(st, b, ldr, play)
+    s.lead_n = n
+    s.lead_esuit = e
+    s.leader = ldr
+    s.ntp = 1
+    s.actor = (ldr + 1) % 4
+    s.phase = FOLLOW
+
+
+@njit(cache=True)
+def kitty_mult(z, single, mode):
+    """SJ-10.2 multiplier m: z = largest component size of the last trick's F, single = F is one
+    single card; mode 0 flat, 1 times_size, 2 power_size, 3 single_or_multi."""
+    if mode == 0:
+        return 2
+    if mode == 1:
+        return 2 * z
+    if mode == 2:
+        return 1 << z
+    return 2 if single else 4
+
+
+@njit(cache=True)
+def table_result(p, D):
+    """SJ-11.1: (outcome 0 hold / 1 takeover, d) for opponents' points p with D decks."""
+    S = 20 * D
+    T = 40 * D
+    if p <= 0:
+        return 0, 3
+    if p < S:
+        return 0, 2
+    if p < T:
+        return 0, 1
+    return 1, (p - T) // S
+
+
+@njit(cache=True)
+def advance_team(level, d, declared, md_mask):
+    """SJ-11.3: a team at `level` gains d levels one step at a time; declared = it declared this
+    hand (at `level`). Returns (new level, steps taken, passed A)."""
+    r = level
+    steps = 0
+    passed = False
+    for i in range(d):
+        if (md_mask >> r) & 1 and not (declared and i == 0):
+            break
+        if r == 12:
+            passed = True
+            steps += 1
+            break
+        r += 1
+        steps += 1
+    return r, steps, passed
+
+
+@njit(cache=True)
+def _finish_hand(st, b, cfg):
+    """SJ-10, SJ-11: score the hand, move levels, pay rewards, then end or start the next hand."""
+    s = st[b]
+    D = cfg[C_DECKS]
+    K = cfg[C_K]
+    banker = s.banker
+    dteam = banker % 2
+    oteam = 1 - dteam
+    last = s.ntricks - 1
+    lastw = s.tr_winner[last]
+    kpts = 0
+    for c in range(54):
+        kpts += card_points(c) * s.buried[c]
+    mult = kitty_mult(s.tr_z[last], s.tr_single[last], cfg[C_KMULT])
+    bonus = kpts * mult if lastw % 2 == oteam else 0
+    p = s.points[oteam] + bonus + s.penalty
+    outcome, d = table_result(p, D)
+    gainer = dteam if outcome == 0 else oteam
+    r, steps, passed = advance_team(s.levels[gainer], d, gainer == dteam, cfg[C_MUST_DEFEND])
+    s.r_valid = 1
+    s.r_hand_index = s.hand_index
+    s.r_banker = banker
+    s.r_level = s.hand_level
+    s.r_trump = s.trump
+    s.r_tp[0] = s.points[0]
+    s.r_tp[1] = s.points[1]
+    for c in range(54):
+        s.r_kitty[c] = s.buried[c]
+    s.r_kpts = kpts
+    s.r_last = lastw
+    s.r_mult = mult
+    s.r_bonus = bonus
+    s.r_pen = s.penalty
+    s.r_p = p
+    s.r_outcome = outcome
+    s.r_table = d
+    g = -d if outcome == 0 else 1 + d
+    s.r_score = g
+    s.r_gain[0] = 0
+    s.r_gain[1] = 0
+    s.r_gain[gainer] = steps
+    s.levels[gainer] = r
+    s.r_newlev[0] = s.levels[0]
+    s.r_newlev[1] = s.levels[1]
+    s.r_next_banker = (banker + 2) % 4 if outcome == 0 else (banker + 1) % 4
+    s.r_winner = gainer if passed else -1
+    if passed:
+        s.passed[gainer] = 1
+    rm = cfg[C_REWARD]
+    for seat in range(4):
+        if rm == 0:
+            v = g / 3.0 if seat % 2 == oteam else -g / 3.0
+        elif rm == 1:
+            v = (s.r_gain[seat % 2] - s.r_gain[1 - seat % 2]) / 3.0
+        else:
+            v = 0.0
+            if passed:
+                v = 1.0 if seat % 2 == gainer else -1.0
+        s.rewards[seat] += v
+    s.hand_over = 1
+    if cfg[C_EPISODE] == 0 or passed or s.hand_index + 1 >= cfg[C_MAX_HANDS]:
+        s.phase = OVER
+        s.actor = -1
+        if cfg[C_EPISODE] == 0 or passed:
+            s.term = 1
+        else:
+            s.trunc = 1
+        return
+    # next hand of a match (SJ-11.2); its order comes from the Python generator
+    s.hand_index += 1
+    s.banker = s.r_next_banker
+    s.f = s.banker
+    s.phase = NEED_DEAL
+    s.need_kind = 2
+    s.actor = -1
+
+
+@njit(cache=True)
+def _resolve_trick(st, b, cfg):
+    s = st[b]
+    lvl = s.hand_level
+    trump = s.trump
+    ldr = s.leader
+    fk = np.empty(s.fm, np.int64)
+    fL = np.empty(s.fm, np.int64)
+    z = 0
+    for j in range(s.fm):
+        fk[j] = s.fk[j]
+        fL[j] = s.fL[j]
+        if fk[j] * fL[j] > z:
+            z = fk[j] * fL[j]
+    cnt = np.zeros(54, np.int64)
+    for c in range(54):
+        cnt[c] = s.trick_cards[ldr, c]
+    be, bs = play_strength(cnt, fk, fL, s.fm, s.lead_esuit, lvl, trump)
+    best = ldr
+    for dq in range(1, 4):
+        q = (ldr + dq) % 4
+        for c in range(54):
+            cnt[c] = s.trick_cards[q, c]
+        e, st_ = play_strength(cnt, fk, fL, s.fm, s.lead_esuit, lvl, trump)
+        if st_ < 0:
+            continue
+        if (e == TRUMP and be != TRUMP) or (e == be and st_ > bs):
+            best = q
+            be = e
+            bs = st_
+    pts = 0
+    for q in range(4):
+        for c in range(54):
+            pts += card_points(c) * s.trick_cards[q, c]
+            s.trick_cards[q, c] = 0
+    t = s.ntricks
+    s.tr_leader[t] = ldr
+    s.tr_winner[t] = best
+    s.tr_points[t] = pts
+    s.tr_z[t] = z
+    s.tr_single[t] = 1 if (s.fm == 1 and z == 1) else 0
+    s.ntricks = t + 1
+    s.points[best % 2] += pts
+    s.ntp = 0
+    s.lead_n = 0
+    left = 0
+    for c in range(54):
+        left += s.hand[best, c]
+    if left == 0:
+        _finish_hand(st, b, cfg)
+    else:
+        s.leader = best
+        s.actor = best
+        s.phase = LEAD
+        s.fm = 0
+
+
+@njit(cache=True)
+def _apply(st, b, cfg, a):
+    s = st[b]
+    ph = s.phase
+    if ph == DECLARE:
+        p = s.actor
+        if a != A_PASS:
+            if a >= A_BJ:
+                y = 53
+                j = a - A_BJ + 1
+            elif a >= A_LJ:
+                y = 52
+                j = a - A_LJ + 1
+            else:
+                y = ((a - A_DECL) // 4) * 13 + s.hand_level
+                j = (a - A_DECL) % 4 + 1
+            nd = s.ndecl
+            s.decl_seat[nd] = p
+            s.decl_card[nd] = y
+            s.decl_cnt[nd] = j
+            s.ndecl = nd + 1
+            if s.shown[p, y] < j:
+                s.shown[p, y] = j
+        s.seen[p] = s.ndecl
+        if s.in_final:
+            if a == A_PASS:
+                s.fr_skips += 1
+            else:
+                s.fr_skips = 0
+            s.phase = FINAL
+        else:
+            s.phase = DEAL
+        s.actor = -1
+        _advance(st, b, cfg)
+    elif ph == NAME_TRUMP:
+        s.trump = a - A_NAME
+        _pick_up(st, b, cfg)
+    elif ph == BURY:
+        s.sel[a] += 1
+        s.nsel += 1
+        if s.nsel == cfg[C_K]:
+            for c in range(54):
+                s.hand[s.banker, c] -= s.sel[c]
+                s.buried[c] = s.sel[c]
+                s.sel[c] = 0
+            s.nsel = 0
+            s.phase = LEAD
+            s.leader = s.banker
+            s.actor = s.banker
+    elif ph == LEAD:
+        if a == A_DONE:
+            _execute_lead(st, b, cfg)
+        else:
+            s.sel[a] += 1
+            s.nsel += 1
+    elif ph == FOLLOW:
+        s.sel[a] += 1
+        s.nsel += 1
+        if s.nsel == s.lead_n:
+            p = s.actor
+            play = np.zeros(54, np.int64)
+            for c in range(54):
+                play[c] = s.sel[c]
+                s.sel[c] = 0
+            s.nsel = 0
+            _play_cards(st, b, p, play)
+            s.ntp += 1
+            if s.ntp == 4:
+                _resolve_trick(st, b, cfg)
+            else:
+                s.actor = (p + 1) % 4
+
+
+@njit(cache=True)
+def _auto(st, b, cfg, tmp):
+    """auto_forced (section 4): apply single-option steps of BURY/LEAD/FOLLOW by themselves."""
+    s = st[b]
+    while s.phase == BURY or s.phase == LEAD or s.phase == FOLLOW:
+        legal_mask(st, b, cfg, tmp)
+        n = 0
+        last = -1
+        for a in range(NUM_ACTIONS):
+            if tmp[a]:
+                n += 1
+                last = a
+        if n != 1:
+            return
+        _apply(st, b, cfg, last)
+
+
+@njit(cache=True)
+def step_one(st, b, cfg, a):
+    """Apply a legal action of game b (the caller checked the mask) and everything automatic."""
+    s = st[b]
+    for i in range(4):
+        s.rewards[i] = 0.0
+    _apply(st, b, cfg, a)
+    if cfg[C_AUTO]:
+        tmp = np.zeros(NUM_ACTIONS, np.uint8)
+        _auto(st, b, cfg, tmp)
+
+
+@njit(cache=True)
+def after_deal_auto(st, b, cfg):
+    """Run auto_forced after a deal started (reset, redeal, next hand)."""
+    if cfg[C_AUTO]:
+        tmp = np.zeros(NUM_ACTIONS, np.uint8)
+        _auto(st, b, cfg, tmp)
+
+
+# ---------------------------------------------------------------------------------------------
+# batch kernels
+# ---------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def batch_current_player(st, out):
+    for b in range(st.shape[0]):
+        ph = st[b].phase
+        out[b] = st[b].actor if ph <= FOLLOW else -1
+
+
+@njit(cache=True)
+def batch_legal_mask(st, cfg, out):
+    for b in range(st.shape[0]):
+        legal_mask(st, b, cfg, out[b])
+
+
+@njit(cache=True)
+def batch_step(st, cfg, actions):
+    for b in range(st.shape[0]):
+        s = st[b]
+        if actions[b] < 0 or s.phase > FOLLOW:
+            for i in range(4):
+                s.rewards[i] = 0.0
+            continue
+        step_one(st, b, cfg, actions[b])
+
+
+@njit(cache=True)
+def batch_rollout(st, cfg, rng):
+    """Play every live game with uniformly random legal actions until it ends or needs a deal."""
+    n = 0
+    mask = np.zeros(NUM_ACTIONS, np.uint8)
+    for b in range(st.shape[0]):
+        s = st[b]
+        while s.phase <= FOLLOW:
+            legal_mask(st, b, cfg, mask)
+            a = random_legal(rng, b, mask)
+            step_one(st, b, cfg, a)
+            n += 1
+    return n
+
+
+def make_rng(seed, n):
+    return seed_generators(seed, n)
+
+
+# ---------------------------------------------------------------------------------------------
+# legal-play enumerator: the complete legal plays of the current decision as count vectors
+# ---------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _ms_rec(i, L, cl, lo, hi, suf, remaining, anysize, cur, out, count, filt, hand_e, ctarget, bt_, br_, bc_,
+            ls, le, ck, crem, ncomp, best_q, D, n):
+    """Enumerate multisets x over cards cl with lo <= x <= hi and size `remaining` (anysize: any
+    size >= 1, remaining ignored); append those passing the follow filter to out; count[0] += 1 each."""
+    if i == L:
+        if anysize:
+            tot = 0
+            for w in range(L):
+                tot += cur[cl[w]]
+            if tot == 0:
+                return
+        elif remaining != 0:
+            return
+        if filt:
+            if not _fits(ctarget, bt_, br_, bc_, ls, le, ck, crem, ncomp, best_q, hand_e, cur, D, n):
+                return
+        k = count[0]
+        if k < out.shape[0]:
+            for c in range(54):
+                out[k, c] = cur[c]
+        count[0] = k + 1
+        return
+    c = cl[i]
+    top = hi[c]
+    if not anysize and top > lo[c] + remaining:
+        top = lo[c] + remaining
+    for x in range(lo[c], top + 1):
+        if not anysize:
+            rest = remaining - (x - lo[c])
+            # the remaining cards must fit into the later cards' spare room
+            if rest > suf[i + 1]:
+                continue
+        cur[c] += x
+        _ms_rec(i + 1, L, cl, lo, hi, suf, remaining - (x - lo[c]) if not anysize else i - i, anysize, cur, out,
+                count, filt, hand_e, ctarget, bt_, br_, bc_, ls, le, ck, crem, ncomp, best_q, D, n)
+        cur[c] -= x
+
+
+@njit(cache=True)
+def _count_ms(cl, L, lo, hi, extra, anysize):
+    """Number of multisets lo <= x <= hi over cl of size sum(lo) + extra (anysize: of any size,
+    the empty one excluded), capped at 2**62."""
+    cap = np.int64(1) << np.int64(62)
+    if anysize:
+        tot = np.int64(1)
+        for i in range(L):
+            m = hi[cl[i]] - lo[cl[i]] + 1
+            if tot > cap // m:
+                return cap
+            tot *= m
+        empty = True
+        for i in range(L):
+            if lo[cl[i]] > 0:
+                empty = False
+        return tot - 1 if empty else tot
+    if extra < 0:
+        return np.int64(0)
+    dp = np.zeros(extra + 1, np.int64)
+    dp[0] = 1
+    for i in range(L):
+        m = hi[cl[i]] - lo[cl[i]]
+        nd = np.zeros(extra + 1, np.int64)
+        for a in range(extra + 1):
+            if dp[a] == 0:
+                continue
+            for x in range(0, m + 1):
+                if a + x > extra:
+                    break
+                v = nd[a + x] + dp[a]
+                nd[a + x] = v if v < cap else cap
+        dp = nd
+    return dp[extra]
+
+
+@njit(cache=True)
+def _enum(cl, L, lo, hi, extra, anysize, base, out, count, filt, hand_e, ctarget, bt_, br_, bc_, ls, le, ck,
+          crem, ncomp, best_q, D, n):
+    """Wrapper: extra = cards to add beyond lo (exact size), base = fixed counts added to every play.
+    Without a filter, a family larger than out is only counted (count[0] += its size)."""
+    total = _count_ms(cl, L, lo, hi, extra, anysize)
+    if total == 0:
+        return
+    if not filt and count[0] + total > out.shape[0]:
+        count[0] += total
+        return
+    if filt and total > 4 * out.shape[0] + 100000:
+        count[0] = -(np.int64(1) << np.int64(62))
+        return
+    suf = np.zeros(L + 1, np.int64)
+    for i in range(L - 1, -1, -1):
+        suf[i] = suf[i + 1] + hi[cl[i]] - lo[cl[i]]
+    if not anysize and extra > suf[0]:
+        return
+    cur = base.copy()
+    _ms_rec(np.int64(0), np.int64(L), cl, lo, hi, suf, np.int64(extra), np.int64(1 if anysize else 0), cur, out,
+            count, np.int64(1 if filt else 0), hand_e, ctarget, bt_, br_, bc_, ls, le, ck, crem, np.int64(ncomp),
+            best_q, np.int64(D), np.int64(n))
+
+
+@njit(cache=True)
+def legal_plays(st, b, cfg, out):
+    """Every complete legal play of the current BURY/LEAD/FOLLOW decision that contains the current
+    selection, as card-count vectors in out[i, 0:54]. Returns the number of such plays; when that
+    exceeds out.shape[0] the plays are not all written (a family too large for out is counted, not
+    listed; a negative value means a filtered follow family too large to search). Other phases: 0."""
+    s = st[b]
+    ph = s.phase
+    lvl = s.hand_level
+    trump = s.trump
+    D = cfg[C_DECKS]
+    count = np.zeros(1, np.int64)
+    cl = np.empty(54, np.int64)
+    lo = np.zeros(54, np.int64)
+    hi = np.zeros(54, np.int64)
+    base = np.zeros(54, np.int64)
+    # dummies for the follow filter
+    z1 = np.zeros(5, np.int64)
+    zb = np.zeros((1, NPOS), np.int64)
+    zq = np.zeros(MAXA_R, np.int64)
+    z54 = np.zeros(54, np.int64)
+    if ph == BURY:
+        L = 0
+        for c in range(54):
+            if s.hand[s.banker, c] > 0:
+                cl[L] = c
+                L += 1
+                lo[c] = s.sel[c]
+                hi[c] = s.hand[s.banker, c]
+        _enum(cl, L, lo, hi, cfg[C_K] - s.nsel, False, base, out, count, False, z54, z1, z1, z1, zb, z1, z1, z1,
+              z1, 0, zq, D, 0)
+    elif ph == LEAD:
+        p = s.actor
+        es = -1
+        for c in range(54):
+            if s.sel[c] > 0:
+                es = card_esuit(c, lvl, trump)
+                break
+        for e in range(5):
+            if es >= 0 and e != es:
+                continue
+            L = 0
+            for c in range(54):
+                if s.hand[p, c] > 0 and card_esuit(c, lvl, trump) == e:
+                    cl[L] = c
+                    L += 1
+                    lo[c] = s.sel[c]
+                    hi[c] = s.hand[p, c]
+            if L > 0:
+                _enum(cl, L, lo, hi, 0, True, base, out, count, False, z54, z1, z1, z1, zb, z1, z1, z1, z1, 0, zq,
+                      D, 0)
+    elif ph == FOLLOW:
+        p = s.actor
+        e = s.lead_esuit
+        n = s.lead_n
+        h = 0
+        for c in range(54):
+            if card_esuit(c, lvl, trump) == e:
+                h += s.hand[p, c]
+        if h <= n:
+            L = 0
+            nons = 0
+            for c in range(54):
+                if s.hand[p, c] > 0:
+                    if card_esuit(c, lvl, trump) == e:
+                        base[c] = s.hand[p, c]
+                    else:
+                        cl[L] = c
+                        L += 1
+                        lo[c] = s.sel[c]
+                        hi[c] = s.hand[p, c]
+                        nons += s.sel[c]
+            _enum(cl, L, lo, hi, n - h - nons, False, base, out, count, False, z54, z1, z1, z1, zb, z1, z1, z1,
+                  z1, 0, zq, D, 0)
+        else:
+            L = 0
+            ns = 0
+            hand_e = np.zeros(54, np.int64)
+            for c in range(54):
+                if s.hand[p, c] > 0 and card_esuit(c, lvl, trump) == e:
+                    cl[L] = c
+                    L += 1
+                    lo[c] = s.sel[c]
+                    hi[c] = s.hand[p, c]
+                    ns += s.sel[c]
+                    hand_e[c] = s.hand[p, c]
+            multi = False
+            for j in range(s.fm):
+                if s.fk[j] >= 2:
+                    multi = True
+            if not multi:
+                _enum(cl, L, lo, hi, n - ns, False, base, out, count, False, z54, z1, z1, z1, zb, z1, z1, z1, z1, 0,
+                      zq, D, n)
+            else:
+                pc = np.empty((NPOS, 4), np.int64)
+                pn = np.empty(NPOS, np.int64)
+                esuit_table(e, lvl, trump, pc, pn)
+                fk = np.empty(s.fm, np.int64)
+                fL = np.empty(s.fm, np.int64)
+                for j in range(s.fm):
+                    fk[j] = s.fk[j]
+                    fL[j] = s.fL[j]
+                ctarget, bt_, br_, bc_, ls, le, ck, crem, ncomp, best_q = _follow_ctx(hand_e, pc, pn, fk, fL,
+                                                                                        s.fm, D)
+                _enum(cl, L, lo, hi, n - ns, False, base, out, count, True, hand_e, ctarget, bt_, br_, bc_, ls, le,
+                      ck, crem, ncomp, best_q, D, n)
+    return count[0]
+
+
+@njit(cache=True)
+def batch_legal_plays_count(st, cfg, out_counts, buf):
+    """Enumerate the legal plays of every game (a benchmark/search helper); out_counts[b] = count."""
+    for b in range(st.shape[0]):
+        out_counts[b] = legal_plays(st, b, cfg, buf)
+
+
+# ---------------------------------------------------------------------------------------------
+# plain-Python wrappers: the rule functions by name (tests, tools, section 8 "(kernel)" cases)
+# ---------------------------------------------------------------------------------------------
+
+_TRUMPS = ("C", "D", "H", "S", "NT")
+ESUIT_NAMES = ("C", "D", "H", "S", "TRUMP")
+
+
+def _trump_id(trump) -> int:
+    if isinstance(trump, str) and trump.upper() in _TRUMPS:
+        return _TRUMPS.index(trump.upper())
+    raise ValueError(f"trump {trump!r} is not one of C, D, H, S, NT")
+
+
+def _level_id(level) -> int:
+    from cardzoo.cards import rank_index
+    if isinstance(level, str):
+        return rank_index(level)
+    if isinstance(level, (int, np.integer)) and not isinstance(level, bool) and 0 <= int(level) <= 12:
+        return int(level)
+    raise ValueError(f"level {level!r} is not a rank '2'..'A' or 0..12")
+
+
+def _counts(cards) -> np.ndarray:
+    from cardzoo.cards import parse_cards
+    out = np.zeros(54, np.int64)
+    for c in parse_cards(cards, jokers=True):
+        out[c] += 1
+    return out
+
+
+def _text(counts) -> str:
+    from cardzoo.cards import card_text
+    return " ".join(card_text(c) for c in range(54) for _ in range(int(counts[c])))
+
+
+def esuit_pos(card, level, trump):
+    """SJ-3.3/3.4: (effective suit name, position) of one card."""
+    from cardzoo.cards import card_index
+    c = card_index(card, jokers=True) if isinstance(card, str) else int(card)
+    lvl = _level_id(level)
+    t = _trump_id(trump)
+    return ESUIT_NAMES[card_esuit(c, lvl, t)], int(card_pos(c, lvl, t))
+
+
+def decompose(cards, level, trump, decks=2):
+    """SJ-7.2 canonical decomposition of a one-esuit lead: [(k, L, top, card set text), ...]."""
+    cnt = _counts(cards)
+    lvl = _level_id(level)
+    t = _trump_id(trump)
+    es = {card_esuit(c, lvl, t) for c in range(54) if cnt[c]}
+    if len(es) != 1:
+        raise ValueError("a lead must be non-empty and of one effective suit (SJ-7.1)")
+    ok = np.empty(64, np.int64)
+    oL = np.empty(64, np.int64)
+    ot = np.empty(64, np.int64)
+    oc = np.empty((64, NPOS), np.int64)
+    m = decompose_counts(cnt, lvl, t, decks, ok, oL, ot, oc)
+    out = []
+    for j in range(m):
+        cc = np.zeros(54, np.int64)
+        for w in range(int(oL[j])):
+            cc[oc[j, w]] += ok[j]
+        out.append((int(ok[j]), int(oL[j]), int(ot[j]), _text(cc)))
+    return out
+
+
+def _blank_state(decks, level, trump):
+    from .config import make as make_cfg
+    from .state import make_state
+    cfg = make_cfg(decks=decks).to_array()
+    st = make_state(1)
+    st[0].hand_level = level
+    st[0].trump = trump
+    st[0].levels[0] = level
+    st[0].levels[1] = level
+    return st, cfg
+
+
+def declaration_options(hand, level, seat=0, standing=None, decks=2, allow_no_trump=True):
+    """SJ-4.5: sorted action ids (56..79) of the legal declarations of `seat` holding `hand`
+    against `standing` = None or (seat, card text, count)."""
+    from cardzoo.cards import card_index
+    from .config import make as make_cfg
+    from .state import make_state
+    cfg = make_cfg(decks=decks, allow_no_trump=allow_no_trump).to_array()
+    st = make_state(1)
+    s = st[0]
+    s.hand_level = _level_id(level)
+    s.hand[seat, :] = _counts(hand)
+    if standing is not None:
+        q, x, j = standing
+        s.ndecl = 1
+        s.decl_seat[0] = q
+        s.decl_card[0] = card_index(x, jokers=True) if isinstance(x, str) else int(x)
+        s.decl_cnt[0] = j
+    out = np.zeros(NUM_ACTIONS, np.uint8)
+    decl_options(st, 0, cfg, seat, out)
+    return [int(a) for a in np.flatnonzero(out)]
+
+
+def _follow_state(lead, hand, level, trump, decks, selection=None):
+    lvl = _level_id(level)
+    t = _trump_id(trump)
+    st, cfg = _blank_state(decks, lvl, t)
+    s = st[0]
+    comps = decompose(lead, lvl, _TRUMPS[t], decks)
+    s.fm = len(comps)
+    for j, (k, L, top, _) in enumerate(comps):
+        s.fk[j] = k
+        s.fL[j] = L
+        s.ftop[j] = top
+    lc = _counts(lead)
+    s.lead_n = int(lc.sum())
+    s.lead_esuit = card_esuit(int(np.flatnonzero(lc)[0]), lvl, t)
+    s.trick_cards[0, :] = lc
+    s.leader = 0
+    s.ntp = 1
+    s.phase = FOLLOW
+    s.actor = 1
+    s.banker = 0
+    s.hand[1, :] = _counts(hand)
+    if selection is not None:
+        sc = _counts(selection)
+        s.sel[:] = sc
+        s.nsel = int(sc.sum())
+    return st, cfg
+
+
+def follow_plays(lead, hand, level, trump, decks=2, selection=None):
+    """SJ-8: the set of legal follows (card set texts) of a follower holding `hand` to a
+    successful `lead` (plays containing `selection`)."""
+    st, cfg = _follow_state(lead, hand, level, trump, decks, selection)
+    buf = np.zeros((200000, 54), np.int8)
+    n = legal_plays(st, 0, cfg, buf)
+    return {_text(buf[i]) for i in range(min(n, buf.shape[0]))}
+
+
+def follow_mask(lead, hand, level, trump, decks=2, selection=None):
+    """Section 4 FOLLOW mask: the card ids allowed next, given the cards selected so far."""
+    st, cfg = _follow_state(lead, hand, level, trump, decks, selection)
+    out = np.zeros(NUM_ACTIONS, np.uint8)
+    legal_mask(st, 0, cfg, out)
+    return {int(a) for a in np.flatnonzero(out)}
+
+
+def throw_check(lead, others, level, trump, decks=2):
+    """SJ-7.4: `others` = hands of seats leader+1..+3 (texts). Returns (success, played card set);
+    on failure the played set is the forced component."""
+    lvl = _level_id(level)
+    t = _trump_id(trump)
+    st, cfg = _blank_state(decks, lvl, t)
+    s = st[0]
+    lc = _counts(lead)
+    s.hand[0, :] = lc
+    for i, h in enumerate(others):
+        s.hand[1 + i, :] = _counts(h)
+        s.hand[1 + i, :] += 0
+    s.sel[:] = lc
+    s.nsel = int(lc.sum())
+    s.phase = LEAD
+    s.actor = 0
+    s.banker = 0
+    _execute_lead(st, 0, cfg)
+    played = s.trick_cards[0].astype(np.int64)
+    return bool(s.nft == 0), _text(played)
+
+
+def trick_winner(plays, level, trump, decks=2):
+    """SJ-9: plays = card set texts in play order, the first being the (successful) lead.
+    Returns the index into plays of the winner."""
+    lvl = _level_id(level)
+    t = _trump_id(trump)
+    comps = decompose(plays[0], lvl, _TRUMPS[t], decks)
+    fk = np.array([c[0] for c in comps], np.int64)
+    fL = np.array([c[1] for c in comps], np.int64)
+    lc = _counts(plays[0])
+    s_es = card_esuit(int(np.flatnonzero(lc)[0]), lvl, t)
+    be, bs = play_strength(lc, fk, fL, len(comps), s_es, lvl, t)
+    best = 0
+    for i in range(1, len(plays)):
+        e, sv = play_strength(_counts(plays[i]), fk, fL, len(comps), s_es, lvl, t)
+        if sv < 0:
+            continue
+        if (e == TRUMP and be != TRUMP) or (e == be and sv > bs):
+            best, be, bs = i, e, sv
+    return best
+
+
+def level_result(p, decks=2):
+    """SJ-11.1: ("hold" | "takeover", d) for opponents' points p."""
+    o, d = table_result(int(p), int(decks))
+    return ("hold", "takeover")[o], int(d)
+
+
+def kitty_flip(kitty, level, mode="first_card"):
+    """SJ-4.9: (trump, revealed card texts) of a kitty flip."""
+    from cardzoo.cards import card_text, parse_cards
+    cards = parse_cards(kitty, jokers=True)
+    lvl = _level_id(level)
+    from .config import make as make_cfg
+    decks = 2 if len(cards) == 8 else 1
+    cfg = make_cfg(decks=decks, kitty_flip=mode).to_array()
+    cfg[C_K] = len(cards)
+    st, _ = _blank_state(decks, lvl, -1)
+    for j, c in enumerate(cards):
+        st[0].kitty_order[j] = c
+    _kitty_flip(st, 0, cfg)
+    return _TRUMPS[int(st[0].trump)], [card_text(c) for c in cards[: int(st[0].nrev)]]
+
+
+def kitty_multiplier(last_format, mode="flat"):
+    """SJ-10.2: m for a last trick whose format has components of shapes [(k, L), ...]."""
+    from .config import KITTY_MULTIPLIERS
+    if mode not in KITTY_MULTIPLIERS:
+        raise ValueError(f"unknown kitty_multiplier {mode!r}")
+    z = max(k * L for k, L in last_format)
+    single = len(last_format) == 1 and z == 1
+    return int(kitty_mult(z, single, KITTY_MULTIPLIERS.index(mode)))
+
+
+def advance_levels(level, d, declared, must_defend=("A",)):
+    """SJ-11.3: (new level, steps taken, passed A) for a team at `level` gaining d levels;
+    declared = the team declared this hand (at `level`)."""
+    from cardzoo.cards import rank_index
+    md = 0
+    for r in must_defend:
+        md |= 1 << rank_index(r)
+    r, steps, passed = advance_team(_level_id(level), int(d), bool(declared), md)
+    return int(r), int(steps), bool(passed)

@@ -1,0 +1,110 @@
+"""The Sheng Ji state: one numpy record per game, with a leading batch axis (B = 1 for the AEC env).
+
+Card sets are per-card count vectors int8[54] (counts 0..D), not D copy-planes of uint64 bits.
+Choice: every Sheng Ji rule that touches multi-deck sets asks "how many copies of card c" (tuples
+are counts >= k, SJ-6.1; follow obligations count tuples of each size, SJ-8.3; declarations show
+j copies, SJ-4.5), and a count vector answers that with one load, where D planes would need a
+popcount-per-plane loop for every question; a hand is only 54 bytes, so the state of 4096 games
+stays cache-friendly. Single-deck bit tricks buy nothing here because the expensive work is the
+per-esuit position search, done on small position tables either way.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+MAX_DECL = 40      # declarations per deal (each one strictly raises strength or reinforces)
+MAX_TRICKS = 64    # tricks per hand (<= H <= 52)
+MAX_LOG = 224      # cards played per hand (<= 4H = 208)
+MAX_COMP = 64      # components of one lead
+
+STATE_DTYPE = np.dtype([
+    ("phase", np.int8),          # 0 DECLARE 1 NAME_TRUMP 2 BURY 3 LEAD 4 FOLLOW 5 OVER 6 NEED_DEAL 7 DEAL 8 FINAL
+    ("actor", np.int8),
+    ("need_kind", np.int8),      # NEED_DEAL: 1 = first-hand redeal, 2 = next hand of a match
+    ("hand", np.int8, (4, 54)),
+    ("sel", np.int8, (54,)),
+    ("nsel", np.int16),
+    ("order", np.int8, (216,)),
+    ("dealt", np.int16),
+    ("f", np.int8),              # first drawer of the current deal
+    ("kitty_order", np.int8, (8,)),
+    ("kitty_orig", np.int8, (54,)),
+    ("buried", np.int8, (54,)),
+    ("nrev", np.int8),           # kitty cards revealed by a flip (a prefix of kitty_order)
+    ("levels", np.int8, (2,)),
+    ("hand_level", np.int8),
+    ("banker", np.int8),         # -1 while the first hand's declaring decides it
+    ("trump", np.int8),          # -1 undecided, 0..3 suit, 4 NT
+    ("hand_index", np.int16),
+    ("void_deals", np.int16),
+    ("ndecl", np.int8),
+    ("decl_seat", np.int8, (MAX_DECL,)),
+    ("decl_card", np.int8, (MAX_DECL,)),
+    ("decl_cnt", np.int8, (MAX_DECL,)),
+    ("seen", np.int8, (4,)),
+    ("in_final", np.int8),
+    ("fr_next", np.int8),
+    ("fr_skips", np.int8),
+    ("shown", np.int8, (4, 54)),
+    ("played", np.int8, (4, 54)),
+    ("leader", np.int8),
+    ("lead_n", np.int16),        # n: cards the leader actually played (0 while composing)
+    ("ntp", np.int8),            # plays executed in the current trick
+    ("trick_cards", np.int8, (4, 54)),
+    ("lead_esuit", np.int8),
+    ("fm", np.int8),             # components of F
+    ("fk", np.int8, (MAX_COMP,)),
+    ("fL", np.int8, (MAX_COMP,)),
+    ("ftop", np.int8, (MAX_COMP,)),
+    ("points", np.int16, (2,)),
+    ("ntricks", np.int16),
+    ("tr_leader", np.int8, (MAX_TRICKS,)),
+    ("tr_winner", np.int8, (MAX_TRICKS,)),
+    ("tr_points", np.int16, (MAX_TRICKS,)),
+    ("tr_z", np.int8, (MAX_TRICKS,)),        # largest component size of the trick's F
+    ("tr_single", np.int8, (MAX_TRICKS,)),   # F is one single card
+    ("nlog", np.int16),
+    ("log_seat", np.int8, (MAX_LOG,)),
+    ("log_card", np.int8, (MAX_LOG,)),
+    ("log_trick", np.int8, (MAX_LOG,)),
+    ("nft", np.int8),
+    ("ft_seat", np.int8, (MAX_TRICKS,)),
+    ("ft_trick", np.int8, (MAX_TRICKS,)),
+    ("ft_att", np.int8, (MAX_TRICKS, 54)),
+    ("penalty", np.int16),
+    ("hand_over", np.int8),      # the buried kitty is public (hand finished, episode over)
+    ("term", np.int8),
+    ("trunc", np.int8),
+    ("rewards", np.float32, (4,)),
+    ("r_valid", np.int8),
+    ("r_hand_index", np.int16),
+    ("r_banker", np.int8),
+    ("r_level", np.int8),
+    ("r_trump", np.int8),
+    ("r_tp", np.int16, (2,)),
+    ("r_kitty", np.int8, (54,)),
+    ("r_kpts", np.int16),
+    ("r_last", np.int8),
+    ("r_mult", np.int16),
+    ("r_bonus", np.int16),
+    ("r_pen", np.int16),
+    ("r_p", np.int16),
+    ("r_outcome", np.int8),      # 0 hold, 1 takeover
+    ("r_table", np.int8),
+    ("r_score", np.int8),
+    ("r_gain", np.int8, (2,)),
+    ("r_newlev", np.int8, (2,)),
+    ("r_next_banker", np.int8),
+    ("r_winner", np.int8),       # -1 none
+    ("passed", np.int8, (2,)),   # team passed A (match won)
+])
+
+
+def make_state(n: int) -> np.ndarray:
+    st = np.zeros(n, STATE_DTYPE).view(np.recarray)
+    st["phase"] = 5
+    st["actor"] = -1
+    st["banker"] = -1
+    st["trump"] = -1
+    st["r_winner"] = -1
+    return st

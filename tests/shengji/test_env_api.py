@@ -1,0 +1,138 @@
+"""PettingZoo api_test / seed_test for every deck count and declaration mode; section 9 surface."""
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import shengji_env
+
+
+@pytest.mark.parametrize("decks", [1, 2, 3, 4])
+@pytest.mark.parametrize("mode", ["draw", "after_deal", "preset"])
+def test_api(decks, mode):
+    env = shengji_env.env(decks=decks, declaration_mode=mode)
+    api_test(env, num_cycles=400)
+
+
+@pytest.mark.parametrize("decks", [1, 2, 3, 4])
+@pytest.mark.parametrize("mode", ["draw", "after_deal", "preset"])
+def test_seed(decks, mode):
+    seed_test(lambda: shengji_env.env(decks=decks, declaration_mode=mode), num_cycles=300)
+
+
+def test_factories_and_spaces():
+    e = shengji_env.env()
+    assert e.unwrapped.metadata["name"] == "shengji_v0"
+    assert e.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
+    assert e.action_space("player_0").n == 84
+    raw = shengji_env.raw_env(render_mode="ansi")
+    raw.reset(seed=1)
+    assert "player_0" in raw.render()
+    for bad in ({"decks": 5}, {"bogus": 1}, {"reward_mode": "match"}, {"start_level": "1"},
+                {"must_defend": ["Z"]}, {"throw_penalty_points": 7}):
+        with pytest.raises(ValueError):
+            shengji_env.env(**bad)
+
+
+def test_action_names_roundtrip():
+    raw = shengji_env.raw_env()
+    for a in range(84):
+        assert raw.action_from_name(raw.action_name(a)) == a
+    assert raw.action_name(47) == "card TS"
+    assert raw.action_name(69) == "declare level S x2"
+    assert raw.action_name(73) == "declare LJ x2"
+    assert raw.action_name(79) == "declare BJ x4"
+    assert raw.action_name(83) == "name trump S"
+    assert raw.action_from_name("card 10S") == 47
+    for bad in (84, -1, "x"):
+        with pytest.raises(ValueError):
+            raw.action_name(bad)
+    with pytest.raises(ValueError):
+        raw.action_from_name("card 1S")
+
+
+def test_reset_errors_leave_state():
+    raw = shengji_env.raw_env()
+    raw.reset(seed=3)
+    before = raw.public_state()
+    for opts in ({"deal": [0] * 108}, {"banker": 4}, {"banker": 1, "first_drawer": 2}, {"levels": ["2", "3"]},
+                 {"trump": "S"}, {"nope": 1}, {"levels": ["2", "Z"], "banker": 0}, {"deal": list(range(54))}):
+        with pytest.raises(ValueError):
+            raw.reset(options=opts)
+        assert raw.public_state() == before
+
+
+def test_same_seed_same_game_and_batch_parity():
+    a = shengji_env.raw_env()
+    b = shengji_env.raw_env()
+    a.reset(seed=11)
+    b.reset(seed=11)
+    g = shengji_env.BatchGame(1)
+    g.reset(seed=11)
+    rng = np.random.default_rng(0)
+    while not g.done[0]:
+        m = g.legal_mask()[0]
+        assert np.array_equal(m, a.infos[a.agent_selection]["action_mask"])
+        obs = g.observe()[0]
+        assert np.array_equal(obs, a.observe(a.agent_selection)["observation"])
+        assert np.array_equal(obs[854:], m)
+        act = int(rng.choice(np.flatnonzero(m)))
+        a.step(act)
+        b.step(act)
+        g.step(np.array([act]))
+    assert a.public_state() == b.public_state()
+    assert np.allclose(g.rewards[0], [a.rewards[f"player_{i}"] for i in range(4)])
+
+
+def test_illegal_step_raises_state_unchanged():
+    raw = shengji_env.raw_env()
+    raw.reset(seed=5)
+    rng = np.random.default_rng(1)
+    for _ in range(150):
+        agent = raw.agent_selection
+        if raw.terminations[agent]:
+            break
+        mask = raw.infos[agent]["action_mask"]
+        before = raw.public_state()
+        illegal = np.flatnonzero(mask == 0)
+        for a in rng.choice(illegal, size=3, replace=False):
+            with pytest.raises(ValueError):
+                raw.step(int(a))
+        for a in (None, 84, -1, 1.5):
+            with pytest.raises(ValueError):
+                raw.step(a)
+        assert raw.public_state() == before
+        assert np.array_equal(raw.infos[agent]["action_mask"], mask)
+        raw.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+def test_batch_illegal_raises_and_steps_nothing():
+    g = shengji_env.BatchGame(3, decks=1)
+    g.reset(seed=2)
+    m = g.legal_mask()
+    acts = np.array([int(np.flatnonzero(m[b])[0]) for b in range(3)])
+    bad = acts.copy()
+    bad[1] = int(np.flatnonzero(m[1] == 0)[0])
+    st = g.state.copy()
+    with pytest.raises(ValueError):
+        g.step(bad)
+    assert np.array_equal(g.state, st)
+    g.step(acts)
+
+
+def test_match_episode_runs_to_end():
+    raw = shengji_env.raw_env(decks=1, episode="match", reward_mode="match", max_hands=6)
+    raw.reset(seed=4)
+    rng = np.random.default_rng(4)
+    hands = 0
+    while True:
+        agent = raw.agent_selection
+        if raw.terminations[agent] or raw.truncations[agent]:
+            break
+        before = raw.public_state()["hand_index"]
+        raw.step(int(rng.choice(np.flatnonzero(raw.infos[agent]["action_mask"]))))
+        if raw.public_state()["hand_index"] != before:
+            hands += 1
+    ps = raw.public_state()
+    assert ps["phase"] == "OVER"
+    assert ps["result"] is not None
+    assert all(raw.truncations.values()) or all(raw.terminations.values())
