@@ -301,6 +301,7 @@ def test_courtpiece_aec_equals_batch(config):
     n, seed = 6, 100
     g = courtpiece_env.BatchGame(n, **config)
     g.reset(seed=seed)
+    assert g.rewards.shape == (n, 4) and not g.rewards.any()
     envs = [courtpiece_env.env(**config) for _ in range(n)]
     for b, e in enumerate(envs):
         e.reset(seed=seed + b)
@@ -315,8 +316,10 @@ def test_courtpiece_aec_equals_batch(config):
             live = not all(e.terminations[a] for a in e.agents)
             if live:
                 e.step(int(acts[b]))
+                assert g.rewards[b].tolist() == [e.rewards[a] for a in e.possible_agents]
+            else:
+                assert (g.rewards[b] == 0).all()   # a done game is not stepped: it gets nothing
             assert g.public_state(b) == e.unwrapped.public_state()
-            assert g.rewards[b].tolist() == [e.rewards[a] for a in e.possible_agents]
         obs = g.observe()
         for b, e in enumerate(envs):
             if not g.done[b]:
