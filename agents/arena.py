@@ -154,7 +154,7 @@ def play_aec(game: str, agents: list, config: dict | None = None, deal=None, see
 
     `stats` (optional dict) accumulates {id(agent): [seconds, decisions]} and "timeouts"."""
     config = dict(config or {})
-    env = make(game, **config)
+    env = make(game, raw=True, **config)     # raw: the runner's timeout() call sits beside step()
     env.reset(seed=seed, options=None if deal is None else reset_options(game, deal))
     n = num_players(game, config)
     totals = np.zeros(n, np.float64)
@@ -177,7 +177,7 @@ def play_aec(game: str, agents: list, config: dict | None = None, deal=None, see
             rec[0] += dt
             rec[1] += 1
         if limit is not None and dt > limit:
-            env.unwrapped.timeout()
+            env.timeout()
             if stats is not None:
                 stats["timeouts"] = stats.get("timeouts", 0) + 1
         else:
