@@ -667,10 +667,75 @@ def run_plan(env, plan: Plan, stop_before: int | None = None, check=True):
     assert hand_ids(env, plan.banker) == sorted(plan.hands[plan.banker] + plan.kitty)
     bury(env, plan.banker, plan.kitty)
     tricks = plan.tricks if stop_before is None else plan.tricks[:stop_before]
+    H, K = DEAL_SIZES[plan.decks]
     for i, t in enumerate(tricks):
         run_trick(env, t, check=check)
+        s = ps(env)
+        if check and s["phase"] in ("LEAD", "FOLLOW") and s["hand_index"] == 0:
+            # running points of completed tricks, and the card conservation of section 9.3
+            assert s["points"] == plan.team_points(i + 1)
+            assert len(s["tricks"]) == i + 1
+            on_table = sum(len(ids(c)) for _, c in s["trick"])
+            in_tricks = sum(len(ids(c)) for rec in s["tricks"] for _, c in rec["plays"])
+            assert sum(s["hand_sizes"]) + on_table + in_tricks + K == 54 * plan.decks
     return env
 
 
 def levels_of(env) -> list[int]:
     return list(ps(env)["levels"])
+
+
+# --------------------------------------------------------------------------------------------
+# BatchGame (section 9.7): observation row layout
+# --------------------------------------------------------------------------------------------
+OBS = {  # key -> (offset, length) of a g.observe() row (section 9.7 table)
+    "hand": (0, 54), "selection": (54, 54), "kitty": (108, 54), "played": (162, 216),
+    "trick": (378, 216), "shown": (594, 216), "hand_sizes": (810, 4), "phase": (814, 6),
+    "levels": (820, 2), "hand_level": (822, 1), "banker": (823, 5), "trump": (828, 6),
+    "standing": (834, 12), "leader": (846, 4), "lead_count": (850, 1), "points": (851, 2),
+    "dealt": (853, 1), "action_mask": (854, 84),
+}
+OBS_SIZE = 938
+PHASES = ["DECLARE", "NAME_TRUMP", "BURY", "LEAD", "FOLLOW", "OVER"]
+TRUMPS = ["C", "D", "H", "S", "NT", None]
+
+
+def new_batch(n, **config):
+    import shengji_env
+
+    return shengji_env.BatchGame(n, **config)
+
+
+def obs_part(row, key):
+    off, n = OBS[key]
+    return np.asarray(row[off:off + n])
+
+
+def counts(cards) -> np.ndarray:
+    out = np.zeros(54, np.float32)
+    for c in ids(cards):
+        out[c] += 1
+    return out
+
+
+def one_hot(n, i) -> np.ndarray:
+    out = np.zeros(n, np.float32)
+    if i is not None:
+        out[i] = 1
+    return out
+
+
+def batch_mask(g, b=0) -> list[int]:
+    m = np.asarray(g.legal_mask())
+    assert m.shape == (g.n if hasattr(g, "n") else m.shape[0], NUM_ACTIONS)
+    row = g.observe()[b]
+    assert np.array_equal(obs_part(row, "action_mask"), m[b].astype(np.float32)), \
+        "the observation's action_mask differs from legal_mask()"
+    return [int(i) for i in np.flatnonzero(m[b])]
+
+
+def batch_step(g, seat, action, b=0):
+    assert int(g.current_player[b]) == seat, f"current_player {int(g.current_player[b])}, expected {seat}"
+    acts = np.zeros(len(g.current_player), np.int64)
+    acts[b] = action
+    g.step(acts)

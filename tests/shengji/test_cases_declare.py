@@ -92,6 +92,40 @@ def test_shengji_case_P_11():
     h.expect_mask(env, 2, set(h.hand_ids(env, 2)), phase="BURY")
 
 
+def test_shengji_case_P_11_batch():
+    """P-11 through BatchGame (section 9.7, first-hand rules): the same four windows, masks and the
+    reference observation of the acting seat (section 3 layout): hand, dealt, standing, then the
+    banker's picked-up kitty, trump NT and the shown declarations per relative seat."""
+    g = h.new_batch(1)
+    g.reset(deals=[P11_ORDER])
+    windows = [(1, 1, [64], 64), (23, 3, [69], 69), (25, 1, [73], PASS), (54, 2, [77], 77)]
+    for i, seat, legal, action in windows:
+        assert int(g.current_player[0]) == seat and not g.done[0]
+        assert h.batch_mask(g) == sorted([PASS] + legal)
+        row = g.observe()[0]
+        assert row.shape == (h.OBS_SIZE,)
+        assert h.obs_part(row, "dealt")[0] == i + 1
+        assert np.array_equal(h.obs_part(row, "hand"), h.counts(dealt_hand(P11_ORDER, i + 1, seat)))
+        assert np.array_equal(h.obs_part(row, "phase"), h.one_hot(6, 0))
+        assert np.array_equal(h.obs_part(row, "trump"), h.one_hot(6, 5))  # undecided
+        h.batch_step(g, seat, action)
+    assert int(g.current_player[0]) == 2
+    row = g.observe()[0]
+    kitty = P11_ORDER[100:]
+    assert np.array_equal(h.obs_part(row, "phase"), h.one_hot(6, 2))  # BURY
+    assert np.array_equal(h.obs_part(row, "hand"), h.counts(dealt_hand(P11_ORDER, 100, 2) + kitty))
+    assert np.array_equal(h.obs_part(row, "kitty"), h.counts(kitty))
+    assert np.array_equal(h.obs_part(row, "trump"), h.one_hot(6, 4))  # NT
+    assert np.array_equal(h.obs_part(row, "banker"), h.one_hot(5, 0))  # the observer himself
+    assert np.array_equal(h.obs_part(row, "hand_sizes"), np.array([33, 25, 25, 25], np.float32))
+    standing = np.concatenate([h.one_hot(5, 0), h.one_hot(6, 5), [2]])  # (s2 = r0, BJ, 2)
+    assert np.array_equal(h.obs_part(row, "standing"), standing)
+    shown = h.obs_part(row, "shown").reshape(4, 54)  # per r = (seat - 2) mod 4
+    for r, cards in ((0, "BJ BJ"), (1, "2S 2S"), (2, ""), (3, "2H")):
+        assert np.array_equal(shown[r], h.counts(cards)), f"shown of relative seat {r}"
+    assert h.batch_mask(g) == sorted(set(dealt_hand(P11_ORDER, 100, 2) + kitty))
+
+
 # --- P-12 / P-13 --------------------------------------------------------------------------------
 def flip_env(kitty, kitty_flip, banker=1, level="7"):
     hands, kit, order = h.fill_deal(2, banker, {}, kitty=kitty)

@@ -8,6 +8,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 
@@ -325,3 +326,33 @@ def test_shengji_case_P_40():
     assert r["next_banker"] == 0 and r["match_winner"] is None
     assert [env.rewards[a] for a in AGENTS] == [pytest.approx(x) for x in (1, -1, 1, -1)]
     assert all(env.terminations[a] for a in AGENTS)
+
+
+def test_shengji_case_P_40_batch():
+    """P-40 through BatchGame (section 9.7) with the order injected as a first-hand deal: the same
+    decisions, an illegal action raises ValueError and steps no game, the hand pays
+    +1 / -1 / +1 / -1 in the step that ends it, then the game is done with zero masks and rows."""
+    g = h.new_batch(1, decks=1)
+    g.reset(deals=[P40_ORDER])
+    assert h.batch_mask(g) == [h.PASS, 56] and int(g.current_player[0]) == 3
+    h.batch_step(g, 3, 56)
+    before = (g.current_player.copy(), np.asarray(g.legal_mask()).copy(), g.observe().copy())
+    with pytest.raises(ValueError):
+        g.step(np.array([h.PASS]))
+    assert np.array_equal(g.current_player, before[0])
+    assert np.array_equal(np.asarray(g.legal_mask()), before[1])
+    assert np.array_equal(g.observe(), before[2])
+    for c in [0, 2, 11, 12, 14, 20]:
+        h.batch_step(g, 3, c)
+    tricks = p40_tricks()
+    for k, t in enumerate(tricks):
+        for j, (seat, cards) in enumerate(t.plays):
+            for c in cards:
+                assert not g.done[0]
+                assert np.all(g.rewards == 0)
+                h.batch_step(g, seat, c)
+            if j == 0:
+                h.batch_step(g, seat, h.DONE)
+    assert bool(g.done[0]) and int(g.current_player[0]) == -1
+    assert np.asarray(g.rewards)[0].tolist() == [1, -1, 1, -1]
+    assert not np.asarray(g.legal_mask()).any() and not g.observe().any()
