@@ -74,6 +74,11 @@ def test_shengji_case_P_11():
         assert_hands_follow(env, P11_ORDER)
         h.expect_mask(env, seat, [PASS] + legal, phase="DECLARE")
         h.step(env, seat, action)
+    # the window actions by name (section 9.5)
+    u = env.unwrapped
+    assert [u.action_name(a) for a in (55, 64, 69, 73, 77)] == [
+        "pass", "declare level H x1", "declare level S x2", "declare LJ x2", "declare BJ x2"]
+    assert [u.action_from_name(n) for n in ("declare level H x1", "declare BJ x2", "pass")] == [64, 77, 55]
     s = h.ps(env)
     assert s["phase"] == "BURY", "a fifth window (or no end of the deal) after #54"
     assert s["current_player"] == 2 and h.actor(env) == 2
@@ -291,6 +296,9 @@ def test_shengji_case_P_39():
     assert s["phase"] == "NAME_TRUMP" and s["trump"] is None
     h.expect_mask(env, 3, [80, 81, 82, 83], phase="NAME_TRUMP")
     h.assert_illegal(env, PASS)
+    names = [env.unwrapped.action_name(a) for a in (80, 81, 82, 83)]
+    assert names == ["name trump C", "name trump D", "name trump H", "name trump S"]  # section 9.5
+    assert env.unwrapped.action_from_name("name trump S") == 83
     h.step(env, 3, 83)
     s = h.ps(env)
     assert s["trump"] == "S" and s["phase"] == "BURY" and s["current_player"] == 1
