@@ -185,3 +185,28 @@ def test_courtpiece_rollout_finishes_every_game(variant):
     assert (nplayed == 4 * st["ntrick"]).all()
     with pytest.raises(ValueError):
         g.rollout(policy="greedy")
+    # the rollout's tricks obey CP-4.3 and CP-4.4 (checked against the plain-Python reference)
+    from courtpiece_reference import ref_trick_winner
+    for b in range(300):
+        s = st[b]
+        hands = [set(int(c) for c in s["order"][seat]) for seat in range(4)]
+        trump = None if s["trump"] < 0 else int(s["trump"])
+        moment = (-1, 0)
+        if variant == "be_rang" or variant == "mendi_coat":
+            moment = None
+            if s["set_card"] >= 0:
+                for tt in range(int(s["ntrick"])):
+                    row = [int(x) for x in s["trick_cards"][tt]]
+                    if int(s["set_card"]) in row:
+                        moment = (tt, row.index(int(s["set_card"])))
+        elif variant == "chhupa_rang":
+            moment = (int(s["shown_trick"]) - 1, int(s["shown_pos"])) if s["shown_card"] >= 0 else None
+        for t in range(int(s["ntrick"])):
+            cards = [int(x) for x in s["trick_cards"][t]]
+            leader = int(s["trick_leader"][t])
+            for i, c in enumerate(cards):
+                seat = (leader + i) % 4
+                if i and c // 13 != cards[0] // 13 and variant != "chhupa_rang":
+                    assert not any(x // 13 == cards[0] // 13 for x in hands[seat]), "failed to follow suit"
+                hands[seat].discard(c)
+            assert int(s["trick_winner"][t]) == ref_trick_winner(cards, leader, trump, moment, t)
