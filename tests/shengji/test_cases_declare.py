@@ -183,31 +183,33 @@ def flip_first_card(kitty):
     return revealed, "NT"
 
 
-def test_shengji_case_P_14():
+@pytest.mark.parametrize("f", [0, 2])
+def test_shengji_case_P_14(f):
     """P-14: a first hand without declaration is void and redealt with the same first drawer and
     level, from options["redeals"] in turn (SJ-4.9, section 7.1); with max_redeals = 3 the fourth
-    deal without declaration is settled: banker = f, trump by the kitty flip, f to BURY."""
+    deal without declaration is settled: banker = f, trump by the kitty flip, f to BURY.
+    (The case uses f = 0; f = 2 shows that f really stays the same.)"""
     orders = [random_order(1400 + k) for k in range(4)]
-    env = h.start({}, deal=orders[0], redeals=orders[1:])
+    env = h.start({}, deal=orders[0], redeals=orders[1:], first_drawer=f)
     seen = set()
     for _ in range(400):
         s = h.ps(env)
         if s["phase"] != "DECLARE":
             break
         v = s["void_deals"]
-        assert s["first_drawer"] == 0 and s["hand_level"] == 0 and s["banker"] is None
+        assert s["first_drawer"] == f and s["hand_level"] == 0 and s["banker"] is None
         assert s["declarations"] == []
-        assert_hands_follow(env, orders[v])
+        assert_hands_follow(env, orders[v], first=f)
         seen.add(v)
         h.step(env, s["current_player"], PASS)
     assert seen == {0, 1, 2, 3}
     s = h.ps(env)
     assert s["void_deals"] == 3
     revealed, trump = flip_first_card(orders[3][100:])
-    assert s["phase"] == "BURY" and s["banker"] == 0 and s["current_player"] == 0
-    assert s["first_drawer"] == 0 and s["hand_level"] == 0 and s["declarers"] == 0
+    assert s["phase"] == "BURY" and s["banker"] == f and s["current_player"] == f
+    assert s["first_drawer"] == f and s["hand_level"] == 0 and s["declarers"] == f % 2
     assert s["trump"] == trump and s["kitty_revealed"] == revealed
-    assert h.hand_ids(env, 0) == sorted(dealt_hand(orders[3], 100, 0) + orders[3][100:])
+    assert h.hand_ids(env, f) == sorted(dealt_hand(orders[3], 100, f, first=f) + orders[3][100:])
 
 
 def test_shengji_case_P_14_rng_redeal():
