@@ -422,7 +422,7 @@ class raw_env(aec.CardGameEnv):
         key = int(s["r_hand_index"])
         if self._result_cache is None or self._result_cache[0] != key:
             self._result_cache = (key, result_dict(s))
-        return dict(self._result_cache[1])
+        return self._result_cache[1]
 
     def _game_render(self):
         from .render import render_text

@@ -1,7 +1,7 @@
 """PettingZoo api_test / seed_test for every deck count and declaration mode; section 9 surface."""
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from cardzoo.testing import api_test, seed_test
 
 import shengji_env
 
