@@ -81,11 +81,12 @@ class LoptiHeuristic(Agent):
         return best
 
     def _play(self, o, legal_set, cr, lr, ss):
-        plays = {}
+        plays, fewest = {}, {}
         for a in legal_set:
             if a < 52:
                 r, k = divmod(a, 4)
                 plays[r] = max(plays.get(r, 0), k + 1)
+                fewest[r] = min(fewest.get(r, 5), k + 1)
         flips = sorted(a for a in legal_set if FLIP0 <= a < FLIP0 + 3)
         pile = int(round(o[PILE_SIZE]))
         if not plays:
@@ -103,6 +104,7 @@ class LoptiHeuristic(Agent):
         for r in ordinary:
             if pile > 0 and r == top_rank and run + plays[r] >= ss:
                 return 4 * r + plays[r] - 1
+        # (every count from fewest[r] to plays[r] is legal for an ordinary rank: more cards only help)
         if ordinary:
             r = ordinary[0]
             return 4 * r + plays[r] - 1
@@ -114,5 +116,5 @@ class LoptiHeuristic(Agent):
             order = [1, cr, lr, 0]
         for r in order:
             if r in plays:
-                return 4 * r  # one special card at a time
+                return 4 * r + fewest[r] - 1  # as few special cards as the table allows
         return PICKUP if PICKUP in legal_set else min(legal_set)

@@ -103,13 +103,14 @@ def test_agent_interface_rejects_bad_options_and_unknown_specs():
     assert issubclass(heuristic_class("lopti"), Agent)
 
 
-def test_heuristics_beat_random_on_court_piece():
-    require("courtpiece")
+@pytest.mark.parametrize("game", GAMES)
+def test_heuristic_beats_random_in_the_batched_arena(game):
+    require(game)
     from agents.arena import duplicate_match
 
-    res = duplicate_match("courtpiece", make_agent("heuristic", "courtpiece", 1), make_agent("random", "courtpiece", 2),
-                          deals=60, seed=11)
-    assert res.mean_diff_ci[0] > 0
+    res = duplicate_match(game, make_agent("heuristic", game, 1), make_agent("random", game, 2),
+                          deals=40, config=CONFIGS[game], seed=11, engine="batch")
+    assert res.mean_diff_ci[0] > 0 and res.win_rate > 0.7
 
 
 def test_play_aec_returns_zero_sum_rewards():
