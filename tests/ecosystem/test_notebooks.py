@@ -30,7 +30,6 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     for mod in REQUIRES.get(path.name, []):
         pytest.importorskip(mod)
     monkeypatch.setenv("CARDZOO_NOTEBOOK_SMOKE", "1")
-    monkeypatch.setenv("MPLBACKEND", "Agg")
     monkeypatch.setenv("OMP_NUM_THREADS", "1")
     repo = str(path.parents[1])
     monkeypatch.setenv("PYTHONPATH", repo + os.pathsep + os.environ.get("PYTHONPATH", ""))
