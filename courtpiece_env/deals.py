@@ -102,6 +102,8 @@ class Deal:
 
     def check_against(self, order, dealer):
         """Checks that need the dealt cards and the dealer (section 7)."""
+        if self.turned is None and self.band_timeout is None and not self.change_cards:
+            return
         fc = (dealer + 1) % 4
         if self.turned is not None and self.turned not in [int(c) for c in order[fc, 5:9]]:
             raise ValueError(f"{self.what}: 'turned' {card_text(self.turned)} is not in the first chooser's "
@@ -265,7 +267,7 @@ def prepare_episode(config, rng, options):
             except (StopIteration, RuntimeError):
                 raise ValueError(f"{first.what}: 'draw' has too few cards for its ties") from None
         else:
-            winner = run_draw(rng.permutation(52))
+            winner = run_draw(rng.permutation(52).tolist())
         dealer = (winner - 1) % 4
     # 2. the deal
     order = first.hands.copy() if first.hands is not None else deal_order(rng, dealer)

@@ -105,15 +105,6 @@ def public_state_of(r, config) -> dict:
     }
 
 
-def _begin(st, b, cfg, dealer, order, score, streak, bazi_index):
-    st["score"][b] = score
-    st["streak_team"][b] = streak[0]
-    st["streak_count"][b] = streak[1]
-    st["bazi_index"][b] = bazi_index
-    st["rewards"][b] = 0.0
-    K.start_bazi_at(st, b, cfg, order, dealer)
-
-
 def _redeal(st, b, cfg, ep):
     """A match bazi finished: deal the next one at once (CP-9.4 / CP-11.10)."""
     dealer = int(st["res_next_dealer"][b])
@@ -135,10 +126,7 @@ class raw_env(aec.CardGameEnv):
         self.config = cfgmod.make(**config)
         self._cfg = self.config.to_array()
         super().__init__(4, render_mode)
-        global _step_one
-        if _step_one is None:
-            _step_one = _fast(K.step_one, new_state(1), 0, self._cfg, 0, np.zeros((4, 13), np.int8),
-                              np.zeros(NUM_ACTIONS, np.int8))
+        _Kernels.load(self._cfg)
         self._st = new_state(1)
         self._ep = None
         self._result = None
@@ -151,8 +139,8 @@ class raw_env(aec.CardGameEnv):
     # ---- hooks -------------------------------------------------------------------------------
     def _game_reset(self, rng, options):
         ep, dealer, order, score, streak, bazi_index = dealmod.prepare_episode(self.config, rng, options)
-        st = new_state(1)
-        _begin(st, 0, self._cfg, dealer, order, score, streak, bazi_index)
+        st = _TEMPLATE.copy()
+        _Kernels.begin_one(st, 0, self._cfg, order, dealer, score[0], score[1], streak[0], streak[1], bazi_index)
         self._st = st
         self._ep = ep
         self._result = None
@@ -160,7 +148,7 @@ class raw_env(aec.CardGameEnv):
 
     def _refresh(self):
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        K.mask_one(self._st, 0, self._cfg, mask)
+        _Kernels.mask_one(self._st, 0, self._cfg, mask)
         self._next_mask = mask
         self._actor_now = int(self._st["actor"][0])
         self._phase_now = int(self._st["phase"][0])
@@ -191,7 +179,7 @@ class raw_env(aec.CardGameEnv):
             st = self._st
             self._neworder = self._ep.change_cards_order(st["order"][0], int(st["actor"][0]), int(st["dealer"][0]))
         mask = np.empty(NUM_ACTIONS, np.int8)
-        self._after_kernel(_step_one(self._st, 0, self._cfg, action, self._neworder, mask), mask)
+        self._after_kernel(_Kernels.step_one(self._st, 0, self._cfg, action, self._neworder, mask), mask)
 
     def _game_actor(self):
         return self._actor_now
@@ -201,7 +189,7 @@ class raw_env(aec.CardGameEnv):
 
     def _game_observation(self, seat):
         out = np.empty(OBS_SIZE, np.float32)
-        observe_one(self._st, 0, self._cfg, seat, out)
+        _Kernels.observe_one(self._st, 0, self._cfg, seat, out)
         return out
 
     def _game_phase(self):
@@ -243,12 +231,12 @@ class raw_env(aec.CardGameEnv):
         elif phase in (CALL, HIDE):
             card = self._ep.turned_card(r["order"], fc)
             self._cumulative_rewards[agent] = 0.0
-            a2 = K.timeout_card_one(st, 0, self._cfg, card, mask)
+            a2 = _Kernels.timeout_card_one(st, 0, self._cfg, card, mask)
             self._after_kernel(a2, mask)
         elif phase == BAND_HIDE:
             card = self._ep.band_card(r["order"], fc)
             self._cumulative_rewards[agent] = 0.0
-            a2 = K.timeout_card_one(st, 0, self._cfg, card, mask)
+            a2 = _Kernels.timeout_card_one(st, 0, self._cfg, card, mask)
             self._after_kernel(a2, mask)
         else:
             legal = np.flatnonzero(self._next_mask)
@@ -288,7 +276,28 @@ def _fast(dispatcher, *args):
     return dispatcher.overloads[argtys].entry_point
 
 
-_step_one = None
+class _Kernels:
+    """Compiled entry points of the per-call kernels at B = 1 (typing a record array on every call
+    costs more than the kernel itself)."""
+    ready = False
+
+    @classmethod
+    def load(cls, cfg):
+        if cls.ready:
+            return
+        st = new_state(1)
+        order = np.zeros((4, 13), np.int8)
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        cls.step_one = _fast(K.step_one, st, 0, cfg, 0, order, mask)
+        cls.timeout_card_one = _fast(K.timeout_card_one, st, 0, cfg, 0, mask)
+        cls.mask_one = _fast(K.mask_one, st, 0, cfg, mask)
+        cls.observe_one = _fast(observe_one, st, 0, cfg, 0, np.zeros(OBS_SIZE, np.float32))
+        cls.begin_one = _fast(K.begin_one, st, 0, cfg, order, 0, 0, 0, 0, 0, 0)
+        cls.start_bazi_at = _fast(K.start_bazi_at, st, 0, cfg, order, 0)
+        cls.ready = True
+
+
+_TEMPLATE = new_state(1)
 
 
 def env(**config):

@@ -842,3 +842,17 @@ def start_bazi_at(st, b, cfg, order, dealer):
 def start_bazi_batch(st, cfg, orders, dealers):
     for b in range(st.shape[0]):
         start_bazi(st[b], cfg, orders[b], dealers[b])
+
+
+@njit(cache=True, error_model="numpy")
+def begin_one(st, b, cfg, order, dealer, score0, score1, streak_team, streak_count, bazi_index):
+    """First bazi of an episode for game b: match state, then the deal."""
+    s = st[b]
+    s.score[0] = score0
+    s.score[1] = score1
+    s.streak_team = streak_team
+    s.streak_count = streak_count
+    s.bazi_index = bazi_index
+    for i in range(4):
+        s.rewards[i] = 0.0
+    start_bazi(s, cfg, order, dealer)
