@@ -356,3 +356,64 @@ def test_courtpiece_batch_errors():
     assert n > 0 and g.done.all() and (g.current_player == -1).all()
     assert (g.legal_mask() == 0).all()
     assert np.allclose(g.rewards.sum(1), 0)
+
+
+# ---- 3.3: the observation carries nothing hidden from the seat ---------------------------------
+def _obs(env, seat):
+    return env.observe(f"player_{seat}")["observation"]
+
+
+def test_courtpiece_observation_hides_other_hands():
+    other = list(DEAL_A)
+    # seats 1 and 3 swap their third packets: nothing seat 0 or seat 2 can see changes
+    p1, p3 = DEAL_A[1].split("|"), DEAL_A[3].split("|")
+    other[1] = "|".join(p1[:2] + [p3[2]])
+    other[3] = "|".join(p3[:2] + [p1[2]])
+    envs = []
+    for hands in (DEAL_A, other):
+        e = courtpiece_env.env(variant="single_sar")
+        e.reset(seed=0, options={"deal": {"hands": hands, "dealer": 3}})
+        envs.append(e)
+    for action in (None, 54, "9C", "AS", "AC", "4D"):
+        for e in envs:
+            if action is not None:
+                e.step(action if isinstance(action, int) else e.unwrapped.action_from_name("play " + action))
+        for seat in (0, 2):
+            assert np.array_equal(_obs(envs[0], seat), _obs(envs[1], seat))
+        assert envs[0].unwrapped.public_state() == envs[1].unwrapped.public_state()
+    assert not np.array_equal(_obs(envs[0], 1), _obs(envs[1], 1))
+
+
+def test_courtpiece_observation_hides_the_face_down_card():
+    envs = []
+    for card in (37, 38):            # s0 hides KH or AH (CP-7.1): only s0 can tell the difference
+        e = courtpiece_env.env(variant="chhupa_rang")
+        e.reset(seed=0, options={"deal": {"hands": DEAL_A, "dealer": 3}})
+        e.step(card)
+        envs.append(e)
+    for seat in (1, 2, 3):
+        assert np.array_equal(_obs(envs[0], seat), _obs(envs[1], seat))
+    o0 = _obs(envs[0], 0)
+    assert o0[104 + 37] == 1.0 and o0[37] == 0.0          # own face-down block, not in hand
+    assert not np.array_equal(o0, _obs(envs[1], 0))
+    # CP-7.8: the unseen card is in nobody's observation
+    e = courtpiece_env.env(variant="chhupa_rang")
+    e.reset(seed=0, options={"deal": {"hands": DEAL_A, "dealer": 3, "turned": "4C"}})
+    e.step(56)
+    e.unwrapped.timeout()
+    assert e.unwrapped.public_state()["hidden_owner"] == 0
+    for seat in range(4):
+        o = _obs(e, seat)
+        assert o[104:156].sum() == 0 and o[2] == 0.0      # 4C (id 2): in no hand, in no face-down block
+
+
+def test_courtpiece_observation_layout():
+    e = courtpiece_env.env(variant="double_sar")
+    e.reset(seed=0, options={"deal": {"hands": DEAL_A, "dealer": 3}})
+    o = _obs(e, 1)
+    assert o.min() >= -1.0 and o.max() <= 1.0
+    assert o[832 + 1] == 1.0                       # variant double_sar
+    assert o[839 + 1] == 1.0                       # phase call
+    assert o[850 + 2] == 1.0 and o[854 + 3] == 1.0  # dealer s3, first chooser s0, relative to s1
+    assert o[885:889].tolist() == [5 / 13] * 4      # hand sizes in the call phase
+    assert sorted(np.flatnonzero(o[:52]).tolist()) == sorted([51, 50, 33, 31, 28])  # AS KS 9H 7D 4H
