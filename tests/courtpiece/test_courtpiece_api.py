@@ -416,4 +416,4 @@ def test_courtpiece_observation_layout():
     assert o[839 + 1] == 1.0                       # phase call
     assert o[850 + 2] == 1.0 and o[854 + 3] == 1.0  # dealer s3, first chooser s0, relative to s1
     assert np.allclose(o[885:889], 5 / 13)          # hand sizes in the call phase
-    assert sorted(np.flatnonzero(o[:52]).tolist()) == sorted([51, 50, 33, 31, 28])  # AS KS 9H 7D 4H
+    assert sorted(np.flatnonzero(o[:52]).tolist()) == sorted([51, 50, 33, 18, 28])  # AS KS 9H 7D 4H
