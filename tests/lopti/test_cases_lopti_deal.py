@@ -23,7 +23,7 @@ def _load_helpers():
 
 _load_helpers()
 from lopti_case_helpers import (  # noqa: E402
-    KEEP, PICKUP, act, assert_hand, assert_known, assert_legal, assert_pile, assert_rejected,
+    KEEP, PICKUP, act, snapshot, assert_hand, assert_known, assert_legal, assert_pile, assert_rejected,
     assert_top, from_deal, legal, obs_fields, ps, up, down,
 )
 
@@ -90,6 +90,16 @@ def test_lopti_case_8_1():
     # §4.2: no PLAY and no PICKUP in the swap phase
     assert_rejected(env, 8)
     assert_rejected(env, PICKUP)
+    # §7.1, §9.6: a malformed deal is a ValueError that leaves the env as it was
+    before = snapshot(env)
+    for bad in ({"deck": list(range(51))}, {"deck": [0] + list(range(1, 51)) + [1]},
+                {"deck": ["ZZ"] + list(range(1, 52))}):
+        with pytest.raises(ValueError):
+            env.reset(seed=0, options={"deal": bad})
+        assert snapshot(env) == before
+    with pytest.raises(ValueError):  # an unknown options key
+        env.reset(seed=0, options={"deal": {"deck": list(range(52))}, "deals_x": 1})
+    assert snapshot(env) == before
 
 
 def test_lopti_case_8_2():

@@ -8,6 +8,8 @@ import importlib.util
 import pathlib
 import sys
 
+import pytest
+
 
 def _load_helpers():
     name = "lopti_case_helpers"
@@ -336,6 +338,9 @@ def test_lopti_case_8_17():
     """8.17 When a 10 is illegal (LO-4.1 lines 1, 4; LO-4.3): (a) under the low limit; (b) under a
     3 obligation. (P0 is given one unrelated hand card: §7.2 rejects an active seat holding
     none.)"""
+    # §7.2: the literal position (P0 holding nothing while active) is rejected
+    with pytest.raises(ValueError):
+        from_state(state([seat(), seat("TD 5C")], pile=[(0, "7S")], to_act=1))
     # (a)
     S = state([seat("KH"), seat("TD 5C")], pile=[(0, "7S")], to_act=1)
     env = from_state(S)
