@@ -35,16 +35,22 @@ def result_dict(r) -> dict | None:
     """9.4 result of the bazi held in record r (None before it is decided)."""
     if not r["decided"]:
         return None
+    return _result_from((int(r["bazi_index"]), int(r["res_winner"]), int(r["res_kind"]), int(r["res_points"]),
+                         int(r["res_kots"]), int(r["res_bonus"]), int(r["res_next_dealer"]), int(r["res_at"]),
+                         int(r["res_match_winner"])))
+
+
+def _result_from(f) -> dict:
     return {
-        "bazi_index": int(r["bazi_index"]),
-        "winner_team": int(r["res_winner"]),
-        "kind": KINDS[int(r["res_kind"])],
-        "points": int(r["res_points"]),
-        "kots": int(r["res_kots"]),
-        "bonus": int(r["res_bonus"]),
-        "next_dealer": int(r["res_next_dealer"]),
-        "decided_at_trick": int(r["res_at"]),
-        "match_winner": _opt(r["res_match_winner"]),
+        "bazi_index": f[0],
+        "winner_team": f[1],
+        "kind": KINDS[f[2]],
+        "points": f[3],
+        "kots": f[4],
+        "bonus": f[5],
+        "next_dealer": f[6],
+        "decided_at_trick": f[7],
+        "match_winner": None if f[8] < 0 else f[8],
     }
 
 
@@ -133,15 +139,15 @@ class raw_env(aec.CardGameEnv):
         self._neworder = np.zeros((4, 13), np.int8)
         self._actor_now = -1
         self._phase_now = OVER
-        self._zero_rewards = np.zeros(4, np.float32)
+        self._zero_rewards = _NO_REWARDS
         self._rewards_now = self._zero_rewards
 
     # ---- hooks -------------------------------------------------------------------------------
     def _game_reset(self, rng, options):
         ep, dealer, order, score, streak, bazi_index = dealmod.prepare_episode(self.config, rng, options)
-        st = _TEMPLATE.copy()
-        _Kernels.begin_one(st, 0, self._cfg, order, dealer, score[0], score[1], streak[0], streak[1], bazi_index)
-        self._st = st
+        # validated: from here nothing can fail, so the state array is reused in place
+        _Kernels.begin_one(self._st, 0, self._cfg, order, dealer, score[0], score[1], streak[0], streak[1],
+                           bazi_index)
         self._ep = ep
         self._result = None
         self._refresh()
@@ -158,8 +164,11 @@ class raw_env(aec.CardGameEnv):
         actor = (code & 7) - 1
         if actor < 0:
             st = self._st
-            self._result = result_dict(st[0])
-            rewards = st["rewards"][0].copy()
+            buf = np.empty(13, np.int64)
+            _Kernels.result_fields(st, 0, buf)
+            f = buf.tolist()
+            self._result = _result_from(f)
+            rewards = np.array(f[9:13], np.float32)
             if code >> 3 == NEED_DEAL:
                 _redeal(st, 0, self._cfg, self._ep)
                 self._refresh()
@@ -294,10 +303,28 @@ class _Kernels:
         cls.observe_one = _fast(observe_one, st, 0, cfg, 0, np.zeros(OBS_SIZE, np.float32))
         cls.begin_one = _fast(K.begin_one, st, 0, cfg, order, 0, 0, 0, 0, 0, 0)
         cls.start_bazi_at = _fast(K.start_bazi_at, st, 0, cfg, order, 0)
+        cls.result_fields = _fast(K.result_fields, st, 0, np.zeros(13, np.int64))
         cls.ready = True
 
 
-_TEMPLATE = new_state(1)
+class _NoRewards:
+    """What a step that pays nobody gave (the adapter asks `.any()` on every step)."""
+    __slots__ = ()
+
+    def any(self):
+        return False
+
+    def __getitem__(self, seat):
+        return 0.0
+
+    def __len__(self):
+        return 4
+
+    def __array__(self, dtype=None, copy=None):
+        return np.zeros(4, np.float32 if dtype is None else dtype)
+
+
+_NO_REWARDS = _NoRewards()
 
 
 def env(**config):

@@ -856,3 +856,20 @@ def begin_one(st, b, cfg, order, dealer, score0, score1, streak_team, streak_cou
     for i in range(4):
         s.rewards[i] = 0.0
     start_bazi(s, cfg, order, dealer)
+
+
+@njit(cache=True, error_model="numpy")
+def result_fields(st, b, out):
+    """The 9.4 result fields and the rewards of game b as ints (rewards: exact small integers)."""
+    s = st[b]
+    out[0] = s.bazi_index
+    out[1] = s.res_winner
+    out[2] = s.res_kind
+    out[3] = s.res_points
+    out[4] = s.res_kots
+    out[5] = s.res_bonus
+    out[6] = s.res_next_dealer
+    out[7] = s.res_at
+    out[8] = s.res_match_winner
+    for i in range(4):
+        out[9 + i] = np.int64(s.rewards[i])
