@@ -8,6 +8,7 @@ so the three games behave identically and a fix here fixes all of them.
 from __future__ import annotations
 
 import copy
+from abc import ABCMeta, abstractmethod
 from typing import Any
 
 import gymnasium
@@ -18,7 +19,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from cardzoo.options import check_action
 
 
-class CardGameEnv(AECEnv):
+class CardGameEnv(AECEnv, metaclass=ABCMeta):
     """Unwrapped AEC env; subclasses set the class attributes and implement the hooks."""
 
     metadata: dict[str, Any] = {"name": "cardgame_v0", "render_modes": ["ansi"], "is_parallelizable": False}
@@ -28,44 +29,47 @@ class CardGameEnv(AECEnv):
     observation_bounds: tuple[float, float] = (-1.0, 1.0)
 
     # ---- hooks a game implements -------------------------------------------------------------
+    @abstractmethod
     def _game_reset(self, rng: np.random.Generator, options: dict | None) -> None:
         """Validate options, then start a new episode (automatic steps done). Must raise
         ValueError before changing anything: a failed reset leaves the env as it was (the adapter
         restores the generator)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _game_step(self, action: int) -> None:
         """Apply a legal action of the actor (already checked against the mask)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _game_actor(self) -> int:
         """Seat to act, -1 once the episode is over."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _game_mask(self) -> np.ndarray:
         """int8[num_actions] legal mask of the actor."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _game_observation(self, seat: int) -> np.ndarray:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def _game_phase(self) -> str:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def _game_rewards(self) -> np.ndarray:
         """float32[num_players]: what the latest step gave each seat."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _game_end(self) -> tuple[bool, bool]:
         """(terminated, truncated) of the episode."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _game_result(self) -> dict | None:
         """The latest finished result (hand, bazi, round) for infos, or None before the first."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _game_render(self) -> str:
-        raise NotImplementedError
+        ...
 
     # ---- the adapter -------------------------------------------------------------------------
     def __init__(self, num_players: int, render_mode: str | None = None):

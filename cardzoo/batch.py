@@ -7,11 +7,12 @@ shapes, illegal actions raising before any game moves, done games ignored) live 
 from __future__ import annotations
 
 import numbers
+from abc import ABC, abstractmethod
 
 import numpy as np
 
 
-class BatchGameBase:
+class BatchGameBase(ABC):
     num_actions: int = 0
     observation_size: int = 0
 
@@ -23,26 +24,29 @@ class BatchGameBase:
         self.rewards = np.zeros((self.n, num_players), np.float32)
 
     # ---- hooks ----------------------------------------------------------------------------------
+    @abstractmethod
     def _reset_games(self, seeds: list, deals: list | None) -> None:
         """Start game b from numpy.random.default_rng(seeds[b]) (None = fresh entropy)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _kernel_current_player(self) -> np.ndarray:
-        raise NotImplementedError
+        """int8[n]: the seat to act in each game, -1 once done."""
 
+    @abstractmethod
     def _kernel_legal_mask(self, out: np.ndarray) -> None:
-        raise NotImplementedError
+        """Write each game's legal mask into out (uint8[n, A], zeroed; done games stay zero)."""
 
+    @abstractmethod
     def _kernel_observe(self, out: np.ndarray) -> None:
-        raise NotImplementedError
+        """Write each game's observation (of the seat to act) into out (float32[n, obs])."""
 
+    @abstractmethod
     def _kernel_step(self, actions: np.ndarray) -> None:
         """Step every live game with its (legal) action; write self.rewards."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _kernel_rollout(self, policy: str, seed: int) -> int:
         """Play every live game to its end inside one jitted call; return decisions played."""
-        raise NotImplementedError
 
     # ---- the driver ---------------------------------------------------------------------------
     def reset(self, seed: int | None = None, deals: list | None = None) -> None:
