@@ -49,11 +49,11 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
 
     @abstractmethod
     def _game_observation(self, seat: int) -> np.ndarray:
-        ...
+        """float32[observation_size]: what `seat` sees (its information set only)."""
 
     @abstractmethod
     def _game_phase(self) -> str:
-        ...
+        """The spec's phase name, the same for every agent."""
 
     @abstractmethod
     def _game_rewards(self) -> np.ndarray:
@@ -69,7 +69,7 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
 
     @abstractmethod
     def _game_render(self) -> str:
-        ...
+        """The table as text (render_mode "ansi")."""
 
     # ---- the adapter -------------------------------------------------------------------------
     def __init__(self, num_players: int, render_mode: str | None = None):
