@@ -10,7 +10,7 @@ After every transition the actor's legal mask is rebuilt into g.mask / g.legal.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from cardzoo.cards import lowest_bit, popcount, rng_below, seed_generators
 from lopti_env.config import TPL
@@ -545,15 +545,28 @@ def play_mask(g):
     h = g.hand[a]
     if h != U0:
         anyplay = False
+        if g.pile_n > 0 and g.chain > 0:  # LO-4.1 line 1: only 3s
+            c = rcount(h, 1)
+            for k in range(1, c + 1):
+                allow(g, 4 + k - 1)
+            allow(g, ACT_PICKUP)
+            return
+        t = g.top_rank if g.pile_n > 0 else -1
         for r in range(13):
             c = rcount(h, r)
             if c == 0:
                 continue
-            for k in range(1, c + 1):
-                if is_legal(g, r, k):
-                    allow(g, 4 * r + k - 1)
+            if t < 0 or (r != t and not (r == 0 and t == 0)):
+                if is_legal(g, r, 1):  # legality does not depend on the count here
+                    for k in range(1, c + 1):
+                        allow(g, 4 * r + k - 1)
                     anyplay = True
-        if g.pile_n > 0 and (g.chain > 0 or g.sw[S_VP] == 1 or not anyplay):
+            else:
+                for k in range(1, c + 1):
+                    if is_legal(g, r, k):
+                        allow(g, 4 * r + k - 1)
+                        anyplay = True
+        if g.pile_n > 0 and (g.sw[S_VP] == 1 or not anyplay):
             allow(g, ACT_PICKUP)
     else:
         for j in range(3):
@@ -1505,19 +1518,26 @@ def refresh_mask(st, b, cfg):
 
 
 @njit(cache=True)
+def rollout_game(g, cfg, carry, dk, cn, rng0, b):
+    rng = np.empty(1, np.uint64)  # a private generator: no cache line shared between threads
+    rng[0] = rng0[b]
+    total = 0
+    while g.actor >= 0:
+        a = g.legal[rng_below(rng, 0, g.n_legal)]
+        step_game(g, cfg, carry, dk, cn, a)
+        total += 1
+    return total
+
+
+@njit(cache=True, parallel=True)
 def rollout_random(st, cfg, carry, decks, coins, seed):
+    """Play every live game to its end with uniformly random legal actions (games in parallel)."""
     n_games = st.shape[0]
     rng = seed_generators(seed, n_games)
-    total = 0
-    for b in range(n_games):
-        g = st[b]
-        dk = decks[b]
-        cn = coins[b]
-        while g.actor >= 0:
-            a = g.legal[rng_below(rng, b, g.n_legal)]
-            step_game(g, cfg, carry, dk, cn, a)
-            total += 1
-    return total
+    counts = np.zeros(n_games, np.int64)
+    for b in prange(n_games):
+        counts[b] = rollout_game(st[b], cfg, carry, decks[b], coins[b], rng, b)
+    return counts.sum()
 
 
 @njit(cache=True)
