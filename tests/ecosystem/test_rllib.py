@@ -39,6 +39,20 @@ def test_rllib_multi_agent_env_episode():
     assert totals["player_0"] == totals["player_2"] == -totals["player_1"] == -totals["player_3"] != 0
 
 
+@pytest.mark.parametrize("game,config", [("lopti", {"num_players": 5}), ("shengji", {})])
+def test_rllib_env_other_games(game, config):
+    pytest.importorskip(f"{game}_env")
+    env = rllib_env(game, **config)
+    obs, _ = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(20000):
+        (agent, o), = obs.items()
+        obs, rew, term, trunc, _ = env.step({agent: int(rng.choice(np.flatnonzero(o["action_mask"])))})
+        if term["__all__"] or trunc["__all__"]:
+            break
+    assert term["__all__"] or trunc["__all__"]
+
+
 @pytest.mark.slow
 def test_rllib_ppo_shared_policy_one_iteration():
     import ray

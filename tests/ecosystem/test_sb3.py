@@ -21,6 +21,21 @@ from sb3_contrib.common.maskable.utils import get_action_masks  # noqa: E402
 from cardzoo.wrappers import SingleSeatEnv  # noqa: E402
 
 VARIANTS = ["single_sar", "double_sar", "chhupa_rang", "be_rang", "mendi_coat"]
+OTHER_GAMES = ["lopti", "shengji"]
+
+
+def _game(game):
+    pytest.importorskip(f"{game}_env")
+    return game
+
+
+def _check(env):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", message=".*render fps.*")
+        warnings.filterwarnings("ignore", message=".*not having a spec.*")
+        warnings.filterwarnings("ignore", message=".*observation space (minimum|maximum) value is.*infinity.*")
+        check_env(env)
 
 
 @pytest.fixture(autouse=True)
@@ -35,12 +50,12 @@ def _one_thread():
 def test_check_env_passes(variant):
     # check_env steps an action it sampled before reset; illegal_action="sample" answers that one
     # with a legal move drawn from the env's np_random (reported in info["illegal_action"]).
-    env = SingleSeatEnv("courtpiece", variant=variant, render_mode="ansi", illegal_action="sample")
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        warnings.filterwarnings("ignore", message=".*render fps.*")
-        warnings.filterwarnings("ignore", message=".*not having a spec.*")
-        check_env(env)
+    _check(SingleSeatEnv("courtpiece", variant=variant, render_mode="ansi", illegal_action="sample"))
+
+
+@pytest.mark.parametrize("game", OTHER_GAMES)
+def test_check_env_passes_other_games(game):
+    _check(SingleSeatEnv(_game(game), seat=1, render_mode="ansi", illegal_action="sample"))
 
 
 def test_default_still_raises_on_illegal_action():
@@ -54,8 +69,9 @@ def test_default_still_raises_on_illegal_action():
     env.step(legal)
 
 
-def test_action_space_sample_is_legal():
-    env = SingleSeatEnv("courtpiece", variant="double_sar")
+@pytest.mark.parametrize("game", ["courtpiece", *OTHER_GAMES])
+def test_action_space_sample_is_legal(game):
+    env = SingleSeatEnv(_game(game))
     env.action_space.seed(0)
     _, info = env.reset(seed=0)
     for _ in range(200):
@@ -113,3 +129,14 @@ def test_maskable_ppo_vec_env_and_save_load(tmp_path):
     actions, _ = loaded.predict(obs, action_masks=get_action_masks(vec))
     masks = get_action_masks(vec)
     assert all(masks[i, a] for i, a in enumerate(actions))
+
+
+@pytest.mark.parametrize("game", OTHER_GAMES)
+def test_maskable_ppo_other_games(game):
+    env = SingleSeatEnv(_game(game), seat=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu",
+                        policy_kwargs={"net_arch": [32]})
+    model.learn(total_timesteps=64)
+    obs, _ = env.reset(seed=2)
+    action, _ = model.predict(obs, action_masks=env.action_masks())
+    assert env.action_masks()[int(action)]

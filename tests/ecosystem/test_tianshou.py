@@ -50,8 +50,8 @@ def test_collector_with_masked_random_policies():
     venv = DummyVectorEnv([make_env, make_env])
     venv.seed(0)
     collector = Collector(algo, venv, VectorReplayBuffer(4000, 2))
-    stats = collector.collect(n_episode=4, reset_before_collect=True)
-    assert stats.n_collected_episodes >= 4
+    stats = collector.collect(n_episode=2, reset_before_collect=True)
+    assert stats.n_collected_episodes >= 2
     returns = np.asarray(stats.returns)
     assert returns.shape[1] == 4
     np.testing.assert_array_equal(returns[:, 0], returns[:, 2])
@@ -60,3 +60,19 @@ def test_collector_with_masked_random_policies():
     batch, _ = collector.buffer.sample(0)
     masks = np.asarray(batch.obs.mask, bool)
     assert masks[np.arange(len(batch)), batch.act].all()
+
+
+@pytest.mark.parametrize("game,config", [("lopti", {"num_players": 3}), ("shengji", {})])
+def test_episode_other_games(game, config):
+    mod = pytest.importorskip(f"{game}_env")
+    env = PettingZooEnv(mod.env(**config))
+    obs, _ = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(20000):
+        legal = np.flatnonzero(obs["mask"])
+        assert legal.size > 0 and obs["agent_id"] in env.agents
+        obs, rew, term, trunc, info = env.step(int(rng.choice(legal)))
+        if term or trunc:
+            break
+    assert term or trunc
+    assert "result" in info and len(rew) == len(env.agents)

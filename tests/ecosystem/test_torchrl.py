@@ -50,3 +50,17 @@ def test_variants_and_custom_group_map():
     td = env.rollout(500, break_when_any_done=True)
     assert td["team_0", "observation", "observation"].shape[1:] == (2, 916)
     assert td["next", "done"][-1].all()
+
+
+@pytest.mark.parametrize("game,config", [("lopti", {"num_players": 2}), ("shengji", {"decks": 1})])
+def test_other_games_masked_rollout(game, config):
+    pytest.importorskip(f"{game}_env")
+    env = torchrl_env(game, seed=1, **config)
+    agents = list(env.group_map)
+    torch.manual_seed(1)
+    td = env.rollout(20000, break_when_any_done=True)
+    assert td["next", "done"][-1].all()
+    for a in agents:
+        acting = td[a, "mask"][:, 0]
+        masks = td[a, "action_mask"][:, 0]
+        assert masks[acting].gather(1, td[a, "action"][:, 0][acting, None]).all()
