@@ -15,6 +15,7 @@ from .observe import OBS_SIZE, batch_observe, observe_seat
 from .state import make_state
 
 NUM_ACTIONS = K.NUM_ACTIONS
+_PHASE_STR = K.PHASE_NAMES + ("OVER", "OVER", "OVER")
 RESET_KEYS = ("deal", "redeals", "banker", "levels", "first_drawer", "trump")
 TRUMP_NAMES = ("C", "D", "H", "S", "NT")
 
@@ -372,7 +373,17 @@ class raw_env(aec.CardGameEnv):
         self._st = make_state(1)
         self._result_cache = None
         self._obs_mask = np.zeros(NUM_ACTIONS, np.uint8)
+        self._info = np.zeros(8, np.int64)
+        self._info[0] = -1
+        self._info[1] = K.OVER
+        self._rew = np.zeros(4, np.float32)
+        self._cur_mask = np.zeros(NUM_ACTIONS, np.int8)
         super().__init__(4, render_mode=render_mode)
+
+    def _refresh(self):
+        mask = np.empty(NUM_ACTIONS, np.int8)
+        K.sync_info(self._st, 0, self._cfg, mask, self._info, self._rew)
+        self._cur_mask = mask
 
     # ---- hooks ----
     def _game_reset(self, rng, options):
@@ -384,20 +395,23 @@ class raw_env(aec.CardGameEnv):
         self._st = st
         self._redeal_queue = queues
         self._result_cache = None
+        self._refresh()
 
     def _game_step(self, action):
-        K.step_one(self._st, 0, self._cfg, action)
-        if self._st[0]["phase"] == K.NEED_DEAL:
+        mask = np.empty(NUM_ACTIONS, np.int8)
+        K.env_step(self._st, 0, self._cfg, action, mask, self._info, self._rew)
+        self._cur_mask = mask
+        if self._info[1] == K.NEED_DEAL:
             _fill_deals(self._st, self._cfg, self.config, [self._rng], self._redeal_queue)
+            rew = self._rew.copy()
+            self._refresh()
+            self._rew = rew
 
     def _game_actor(self):
-        s = self._st[0]
-        return int(s["actor"]) if s["phase"] <= K.FOLLOW else -1
+        return int(self._info[0])
 
     def _game_mask(self):
-        out = np.zeros(NUM_ACTIONS, np.int8)
-        K.legal_mask(self._st, 0, self._cfg, out)
-        return out
+        return self._cur_mask
 
     def _game_observation(self, seat):
         out = np.zeros(OBS_SIZE, np.float32)
@@ -405,23 +419,20 @@ class raw_env(aec.CardGameEnv):
         return out
 
     def _game_phase(self):
-        ph = int(self._st[0]["phase"])
-        return K.PHASE_NAMES[ph] if ph <= K.OVER else "OVER"
+        return _PHASE_STR[int(self._info[1])]
 
     def _game_rewards(self):
-        return self._st[0]["rewards"].copy()
+        return self._rew
 
     def _game_end(self):
-        s = self._st[0]
-        return bool(s["term"]), bool(s["trunc"])
+        return bool(self._info[2]), bool(self._info[3])
 
     def _game_result(self):
-        s = self._st[0]
-        if not s["r_valid"]:
+        if not self._info[4]:
             return None
-        key = int(s["r_hand_index"])
+        key = int(self._info[5])
         if self._result_cache is None or self._result_cache[0] != key:
-            self._result_cache = (key, result_dict(s))
+            self._result_cache = (key, result_dict(self._st[0]))
         return self._result_cache[1]
 
     def _game_render(self):
@@ -472,7 +483,7 @@ class BatchGame(BatchGameBase):
         self.config = cfgmod.make(**config)
         self._cfg = self.config.to_array()
         super().__init__(n, 4)
-        self.state = make_state(self.n)
+        self._st = make_state(self.n)
         self._rngs = [np.random.default_rng() for _ in range(self.n)]
         self._queues = None
         self._cp = np.empty(self.n, np.int8)
@@ -489,39 +500,44 @@ class BatchGame(BatchGameBase):
                 setup.deal = parsed[b]
             _init_game(st, b, self._cfg, self.config, setup, rngs[b])
         _fill_deals(st, self._cfg, self.config, rngs, None)
-        self.state = st
+        self._st = st
         self._rngs = rngs
 
+    @property
+    def state(self):
+        """The state records (a recarray view: attribute access from Python, shared memory)."""
+        return self._st.view(np.recarray)
+
     def _kernel_current_player(self):
-        K.batch_current_player(self.state, self._cp)
+        K.batch_current_player(self._st, self._cp)
         return self._cp.copy()
 
     def _kernel_legal_mask(self, out):
-        K.batch_legal_mask(self.state, self._cfg, out)
+        K.batch_legal_mask(self._st, self._cfg, out)
 
     def _kernel_observe(self, out):
-        batch_observe(self.state, self._cfg, out)
+        batch_observe(self._st, self._cfg, out)
 
     def _kernel_step(self, actions):
-        K.batch_step(self.state, self._cfg, actions.astype(np.int64))
-        _fill_deals(self.state, self._cfg, self.config, self._rngs, None)
-        self.rewards[:] = self.state["rewards"]
+        K.batch_step(self._st, self._cfg, actions.astype(np.int64))
+        _fill_deals(self._st, self._cfg, self.config, self._rngs, None)
+        self.rewards[:] = self._st["rewards"]
 
     def _kernel_rollout(self, policy, seed):
         rng = K.make_rng(seed, self.n)
         total = 0
         while True:
-            total += K.batch_rollout(self.state, self._cfg, rng)
-            if not (self.state["phase"] == K.NEED_DEAL).any():
+            total += K.batch_rollout(self._st, self._cfg, rng)
+            if not (self._st["phase"] == K.NEED_DEAL).any():
                 break
-            _fill_deals(self.state, self._cfg, self.config, self._rngs, None)
-        self.rewards[:] = self.state["rewards"]
+            _fill_deals(self._st, self._cfg, self.config, self._rngs, None)
+        self.rewards[:] = self._st["rewards"]
         return total
 
     def legal_plays(self, b: int, max_plays: int = 100000) -> np.ndarray:
         """The complete legal plays of game b's current decision as uint8 count vectors [m, 54]."""
         buf = np.zeros((max_plays, 54), np.int8)
-        n = K.legal_plays(self.state, int(b), self._cfg, buf)
+        n = K.legal_plays(self._st, int(b), self._cfg, buf)
         if n < 0 or n > max_plays:
             raise ValueError(f"the legal plays exceed max_plays={max_plays}")
         return buf[:n].astype(np.uint8)

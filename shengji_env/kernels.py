@@ -8,7 +8,7 @@ module expose the rule functions by name for tests and tools.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from cardzoo.cards import random_legal, seed_generators
 
@@ -461,7 +461,7 @@ def _follow_ctx(hand_e, pc, pn, fk, fL, fm, D):
     _q1_targets(hand_e, pc, pn, fk, fL, fm, D, ctarget)
     bt_ = np.empty(1024, np.int64)
     br_ = np.empty(1024, np.int64)
-    bc_ = np.empty((1024, NPOS), np.int64)
+    bc_ = np.empty((1024, NPOS), np.int8)
     lvl_start = np.zeros(5, np.int64)
     lvl_end = np.zeros(5, np.int64)
     _build_blocks(hand_e, pc, pn, fk, fL, fm, D, ctarget, bt_, br_, bc_, lvl_start, lvl_end)
@@ -692,9 +692,23 @@ def _n_decl(st, b, cfg, p):
 # ---------------------------------------------------------------------------------------------
 
 @njit(cache=True)
+def set_tables(st, b):
+    """Fill the per-game esuit/position tables once trump is fixed."""
+    s = st[b]
+    lvl = s.hand_level
+    t = s.trump
+    es = s.es_tab
+    ps = s.pos_tab
+    for c in range(54):
+        es[c] = card_esuit(c, lvl, t)
+        ps[c] = card_pos(c, lvl, t)
+
+
+@njit(cache=True)
 def _pick_up(st, b, cfg):
     """SJ-5.1: the banker adds the kitty to his hand and starts burying."""
     s = st[b]
+    set_tables(st, b)
     for c in range(54):
         s.hand[s.banker, c] += s.kitty_orig[c]
     s.phase = BURY
@@ -894,17 +908,21 @@ def _follow_mask(st, b, cfg, out):
     trump = s.trump
     e = s.lead_esuit
     n = s.lead_n
+    hp = s.hand[p]
+    sel = s.sel
+    est = s.es_tab
     h = 0
     nons_sel = 0
     for c in range(54):
-        if card_esuit(c, lvl, trump) == e:
-            h += s.hand[p, c]
+        if est[c] == e:
+            h += hp[c]
         else:
-            nons_sel += s.sel[c]
+            nons_sel += sel[c]
     if h <= n:
+        room = nons_sel < n - h
         for c in range(54):
-            if s.hand[p, c] - s.sel[c] > 0:
-                if card_esuit(c, lvl, trump) == e or nons_sel < n - h:
+            if hp[c] > sel[c]:
+                if room or est[c] == e:
                     out[c] = 1
         return
     multi = False
@@ -913,7 +931,7 @@ def _follow_mask(st, b, cfg, out):
             multi = True
     if not multi:
         for c in range(54):
-            if s.hand[p, c] - s.sel[c] > 0 and card_esuit(c, lvl, trump) == e:
+            if hp[c] > sel[c] and est[c] == e:
                 out[c] = 1
         return
     D = cfg[C_DECKS]
@@ -944,8 +962,7 @@ def _follow_mask(st, b, cfg, out):
 def legal_mask(st, b, cfg, out):
     """out[0:84] := the acting seat's mask (section 4); zeros when no decision is pending."""
     s = st[b]
-    for a in range(NUM_ACTIONS):
-        out[a] = 0
+    out[:] = 0
     ph = s.phase
     if ph == DECLARE:
         out[A_PASS] = 1
@@ -954,21 +971,29 @@ def legal_mask(st, b, cfg, out):
         for t in range(4):
             out[A_NAME + t] = 1
     elif ph == BURY:
+        h = s.hand[s.banker]
+        sel = s.sel
         for c in range(54):
-            if s.hand[s.banker, c] - s.sel[c] > 0:
+            if h[c] > sel[c]:
                 out[c] = 1
     elif ph == LEAD:
-        p = s.actor
-        es = -1
+        h = s.hand[s.actor]
+        sel = s.sel
+        est = s.es_tab
         if s.nsel > 0:
+            es = -1
             for c in range(54):
-                if s.sel[c] > 0:
-                    es = card_esuit(c, s.hand_level, s.trump)
+                if sel[c] > 0:
+                    es = est[c]
                     break
             out[A_DONE] = 1
-        for c in range(54):
-            if s.hand[p, c] - s.sel[c] > 0 and (es < 0 or card_esuit(c, s.hand_level, s.trump) == es):
-                out[c] = 1
+            for c in range(54):
+                if h[c] > sel[c] and est[c] == es:
+                    out[c] = 1
+        else:
+            for c in range(54):
+                if h[c] > 0:
+                    out[c] = 1
     elif ph == FOLLOW:
         _follow_mask(st, b, cfg, out)
 
@@ -980,19 +1005,29 @@ def legal_mask(st, b, cfg, out):
 @njit(cache=True)
 def _play_cards(st, b, seat, play):
     s = st[b]
+    hand = s.hand[seat]
+    tc = s.trick_cards[seat]
+    pl = s.played[seat]
+    sh = s.shown[seat]
+    ls = s.log_seat
+    lc = s.log_card
+    lt = s.log_trick
+    nlog = s.nlog
+    t = s.ntricks
     for c in range(54):
         k = play[c]
         if k > 0:
-            s.hand[seat, c] -= k
-            s.trick_cards[seat, c] += k
-            s.played[seat, c] += k
-            sh = s.shown[seat, c] - k
-            s.shown[seat, c] = sh if sh > 0 else 0
+            hand[c] -= k
+            tc[c] += k
+            pl[c] += k
+            v = sh[c] - k
+            sh[c] = v if v > 0 else 0
             for _ in range(k):
-                s.log_seat[s.nlog] = seat
-                s.log_card[s.nlog] = c
-                s.log_trick[s.nlog] = s.ntricks
-                s.nlog += 1
+                ls[nlog] = seat
+                lc[nlog] = c
+                lt[nlog] = t
+                nlog += 1
+    s.nlog = nlog
 
 
 @njit(cache=True)
@@ -1007,12 +1042,38 @@ def _execute_lead(st, b, cfg):
         if s.sel[c] > 0:
             e = card_esuit(c, lvl, trump)
             break
+    sel = s.sel
+    nd = 0
+    one = -1
+    for c in range(54):
+        if sel[c] > 0:
+            nd += 1
+            one = c
+    if nd == 1:
+        # one distinct card: a single or a tuple, an ordinary lead (SJ-7.3)
+        k = sel[one]
+        play1 = np.zeros(54, np.int64)
+        play1[one] = k
+        sel[one] = 0
+        s.nsel = 0
+        s.fm = 1
+        s.fk[0] = k
+        s.fL[0] = 1
+        s.ftop[0] = s.pos_tab[one]
+        _play_cards(st, b, ldr, play1)
+        s.lead_n = k
+        s.lead_esuit = e
+        s.leader = ldr
+        s.ntp = 1
+        s.actor = (ldr + 1) % 4
+        s.phase = FOLLOW
+        return
     pc = np.empty((NPOS, 4), np.int64)
     pn = np.empty(NPOS, np.int64)
     esuit_table(e, lvl, trump, pc, pn)
     cnt = np.zeros(54, np.int64)
     for c in range(54):
-        cnt[c] = s.sel[c]
+        cnt[c] = sel[c]
     ok = np.empty(64, np.int64)
     oL = np.empty(64, np.int64)
     ot = np.empty(64, np.int64)
@@ -1412,18 +1473,53 @@ def batch_step(st, cfg, actions):
 
 
 @njit(cache=True)
-def batch_rollout(st, cfg, rng):
-    """Play every live game with uniformly random legal actions until it ends or needs a deal."""
+def _rollout_one(st, b, cfg, rng, mask):
+    s = st[b]
     n = 0
-    mask = np.zeros(NUM_ACTIONS, np.uint8)
-    for b in range(st.shape[0]):
-        s = st[b]
-        while s.phase <= FOLLOW:
-            legal_mask(st, b, cfg, mask)
-            a = random_legal(rng, b, mask)
-            step_one(st, b, cfg, a)
-            n += 1
+    while s.phase <= FOLLOW:
+        legal_mask(st, b, cfg, mask)
+        a = random_legal(rng, b, mask)
+        step_one(st, b, cfg, a)
+        n += 1
     return n
+
+
+@njit(cache=True, parallel=True)
+def batch_rollout(st, cfg, rng):
+    """Play every live game with uniformly random legal actions until it ends or needs a deal
+    (games in parallel threads; each game has its own kernel generator rng[b])."""
+    n = 0
+    for b in prange(st.shape[0]):
+        mask = np.zeros(NUM_ACTIONS, np.uint8)
+        n += _rollout_one(st, b, cfg, rng, mask)
+    return n
+
+
+@njit(cache=True)
+def sync_info(st, b, cfg, mask, info, rewards):
+    """The AEC adapter's view after a call: info = [actor or -1, phase, term, trunc, result valid,
+    result hand index]; rewards of the latest step; the actor's mask."""
+    s = st[b]
+    ph = s.phase
+    info[0] = s.actor if ph <= FOLLOW else -1
+    info[1] = ph
+    info[2] = s.term
+    info[3] = s.trunc
+    info[4] = s.r_valid
+    info[5] = s.r_hand_index
+    for i in range(4):
+        rewards[i] = s.rewards[i]
+    if ph <= FOLLOW:
+        legal_mask(st, b, cfg, mask)
+    else:
+        mask[:] = 0
+
+
+@njit(cache=True)
+def env_step(st, b, cfg, a, mask, info, rewards):
+    """One AEC step in one call: apply action a, run everything automatic, report (sync_info)."""
+    step_one(st, b, cfg, a)
+    sync_info(st, b, cfg, mask, info, rewards)
 
 
 def make_rng(seed, n):
@@ -1496,16 +1592,16 @@ def _count_ms(cl, L, lo, hi, extra, anysize):
     dp[0] = 1
     for i in range(L):
         m = hi[cl[i]] - lo[cl[i]]
-        nd = np.zeros(extra + 1, np.int64)
-        for a in range(extra + 1):
-            if dp[a] == 0:
-                continue
-            for x in range(0, m + 1):
-                if a + x > extra:
+        if m == 0:
+            continue
+        # in place, high to low: dp[a] = sum of the old dp[a - x], x = 0..m
+        for a in range(extra, 0, -1):
+            v = dp[a]
+            for x in range(1, m + 1):
+                if a - x < 0:
                     break
-                v = nd[a + x] + dp[a]
-                nd[a + x] = v if v < cap else cap
-        dp = nd
+                v += dp[a - x]
+            dp[a] = v if v < cap else cap
     return dp[extra]
 
 
@@ -1552,7 +1648,7 @@ def legal_plays(st, b, cfg, out):
     base = np.zeros(54, np.int64)
     # dummies for the follow filter
     z1 = np.zeros(5, np.int64)
-    zb = np.zeros((1, NPOS), np.int64)
+    zb = np.zeros((1, NPOS), np.int8)
     zq = np.zeros(MAXA_R, np.int64)
     z54 = np.zeros(54, np.int64)
     if ph == BURY:
@@ -1624,7 +1720,19 @@ def legal_plays(st, b, cfg, out):
             for j in range(s.fm):
                 if s.fk[j] >= 2:
                     multi = True
-            if not multi:
+            if not multi and n - ns == 1:
+                # one free card of s: each distinct s card with a spare copy completes a play
+                k = 0
+                for i in range(L):
+                    c = cl[i]
+                    if hi[c] > lo[c]:
+                        if k < out.shape[0]:
+                            for c2 in range(54):
+                                out[k, c2] = lo[c2]
+                            out[k, c] += 1
+                        k += 1
+                count[0] = k
+            elif not multi:
                 _enum(cl, L, lo, hi, n - ns, False, base, out, count, False, z54, z1, z1, z1, zb, z1, z1, z1, z1, 0,
                       zq, D, n)
             else:
@@ -1717,15 +1825,23 @@ def decompose(cards, level, trump, decks=2):
     return out
 
 
+def _rec(st):
+    """Attribute access to record 0 of a state array (writes go through)."""
+    return st.view(np.recarray)[0]
+
+
 def _blank_state(decks, level, trump):
     from .config import make as make_cfg
     from .state import make_state
     cfg = make_cfg(decks=decks).to_array()
     st = make_state(1)
-    st[0].hand_level = level
-    st[0].trump = trump
-    st[0].levels[0] = level
-    st[0].levels[1] = level
+    r = _rec(st)
+    r.hand_level = level
+    r.trump = trump
+    r.levels[0] = level
+    r.levels[1] = level
+    if trump >= 0:
+        set_tables(st, 0)
     return st, cfg
 
 
@@ -1737,7 +1853,7 @@ def declaration_options(hand, level, seat=0, standing=None, decks=2, allow_no_tr
     from .state import make_state
     cfg = make_cfg(decks=decks, allow_no_trump=allow_no_trump).to_array()
     st = make_state(1)
-    s = st[0]
+    s = _rec(st)
     s.hand_level = _level_id(level)
     s.hand[seat, :] = _counts(hand)
     if standing is not None:
@@ -1755,7 +1871,7 @@ def _follow_state(lead, hand, level, trump, decks, selection=None):
     lvl = _level_id(level)
     t = _trump_id(trump)
     st, cfg = _blank_state(decks, lvl, t)
-    s = st[0]
+    s = _rec(st)
     comps = decompose(lead, lvl, _TRUMPS[t], decks)
     s.fm = len(comps)
     for j, (k, L, top, _) in enumerate(comps):
@@ -1802,7 +1918,7 @@ def throw_check(lead, others, level, trump, decks=2):
     lvl = _level_id(level)
     t = _trump_id(trump)
     st, cfg = _blank_state(decks, lvl, t)
-    s = st[0]
+    s = _rec(st)
     lc = _counts(lead)
     s.hand[0, :] = lc
     for i, h in enumerate(others):
@@ -1855,10 +1971,11 @@ def kitty_flip(kitty, level, mode="first_card"):
     cfg = make_cfg(decks=decks, kitty_flip=mode).to_array()
     cfg[C_K] = len(cards)
     st, _ = _blank_state(decks, lvl, -1)
+    r = _rec(st)
     for j, c in enumerate(cards):
-        st[0].kitty_order[j] = c
+        r.kitty_order[j] = c
     _kitty_flip(st, 0, cfg)
-    return _TRUMPS[int(st[0].trump)], [card_text(c) for c in cards[: int(st[0].nrev)]]
+    return _TRUMPS[int(r.trump)], [card_text(c) for c in cards[: int(r.nrev)]]
 
 
 def kitty_multiplier(last_format, mode="flat"):

@@ -97,11 +97,19 @@ STATE_DTYPE = np.dtype([
     ("r_next_banker", np.int8),
     ("r_winner", np.int8),       # -1 none
     ("passed", np.int8, (2,)),   # team passed A (match won)
+    ("es_tab", np.int8, (54,)),  # effective suit of every card once trump is fixed (SJ-3.3)
+    ("pos_tab", np.int8, (54,)), # position of every card once trump is fixed (SJ-3.4)
 ])
 
 
 def make_state(n: int) -> np.ndarray:
-    st = np.zeros(n, STATE_DTYPE).view(np.recarray)
+    """n fresh game records. A plain structured ndarray: numba dispatches on it several times faster
+    than on a recarray (use .view(np.recarray) for attribute access from Python); with numba's JIT
+    disabled (debugging) the kernels need attribute access, so a recarray is returned then."""
+    from numba.core import config as nb_config
+    st = np.zeros(n, STATE_DTYPE)
+    if nb_config.DISABLE_JIT:
+        st = st.view(np.recarray)
     st["phase"] = 5
     st["actor"] = -1
     st["banker"] = -1

@@ -119,7 +119,7 @@ def check_mask_vs_enumerator(raw):
     """Section 4: a CARD is allowed iff some complete legal play contains selection + card; every
     allowed prefix therefore completes (the enumerator lists legal plays only)."""
     st = raw._st
-    s = st[0]
+    s = st.view(np.recarray)[0]
     ph = int(s.phase)
     if ph not in (K.BURY, K.LEAD, K.FOLLOW):
         return False

@@ -56,7 +56,7 @@ def test_shengji_case_P_04_lead_mask():
     # 9H9HTHTH cannot be led: after CARD 33 (9H) the lead mask excludes 34 (TH, TRUMP)
     import numpy as np
     st, cfg = K._blank_state(2, 8, 3)
-    s = st[0]
+    s = K._rec(st)
     s.hand[0, :] = K._counts("9H 9H TH TH 3C")
     s.phase = K.LEAD
     s.actor = 0
