@@ -15,9 +15,29 @@ Nothing here changes a game: each adapter is a thin view over the public AEC env
 """
 from __future__ import annotations
 
+import gymnasium
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from cardzoo.registry import make
+
+GYMNASIUM_IDS = {
+    "courtpiece": "cardzoo/CourtPiece-v0",
+    "lopti": "cardzoo/LOPTI-v0",
+    "shengji": "cardzoo/ShengJi-v0",
+}
+
+
+def register_gymnasium_envs() -> list[str]:
+    """Register the single-seat view of every game under GYMNASIUM_IDS (idempotent); the ids.
+    Keywords of `gymnasium.make` go to SingleSeatEnv: seat, opponents, render_mode, illegal_action,
+    and the game's config options."""
+    for game, env_id in GYMNASIUM_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(env_id, entry_point="cardzoo.wrappers:SingleSeatEnv", kwargs={"game": game})
+    return list(GYMNASIUM_IDS.values())
+
+
+register_gymnasium_envs()
 
 
 class NumericInfoWrapper(BaseWrapper):
@@ -46,7 +66,6 @@ class RLlibObsWrapper(BaseWrapper):
 
     def __init__(self, env):
         super().__init__(env)
-        import gymnasium
         import numpy as np
 
         self._np = np

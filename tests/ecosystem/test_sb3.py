@@ -140,3 +140,21 @@ def test_maskable_ppo_other_games(game):
     obs, _ = env.reset(seed=2)
     action, _ = model.predict(obs, action_masks=env.action_masks())
     assert env.action_masks()[int(action)]
+
+
+def test_gymnasium_make_ids():
+    import gymnasium
+
+    from cardzoo.integrations import GYMNASIUM_IDS
+
+    env = gymnasium.make("cardzoo.integrations:cardzoo/CourtPiece-v0", variant="double_sar")
+    assert env.spec.id == GYMNASIUM_IDS["courtpiece"]
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu",
+                        policy_kwargs={"net_arch": [32]})
+    model.learn(total_timesteps=64)
+    env.reset(seed=0)
+    masks = get_action_masks(env)                     # reaches action_masks() through the wrappers
+    assert masks.dtype == bool and masks.any()
+    # with a spec, check_env also re-makes the env in every render mode
+    raw = gymnasium.make(GYMNASIUM_IDS["courtpiece"], illegal_action="sample").unwrapped
+    _check(raw)
