@@ -732,9 +732,10 @@ def _kernel_perm(rng, g, n, out):
 
 
 @njit(cache=True, error_model="numpy")
-def _random_trick(s, cfg, rng, b):
-    """Rollout fast path: a whole trick of uniformly random legal cards when nothing but CP-4.3 applies
-    (trump fixed, no face-down card, no duty); the same result as four _play_card calls."""
+def _random_trick(s, cfg, rng, b, katte):
+    """Rollout fast path: a whole trick of uniformly random legal cards when nothing but CP-4.3 (and,
+    with `katte`, CP-8.2's trump setting) applies: no face-down card, no duty; the same result as
+    four _play_card calls."""
     t = s.ntrick
     leader = s.actor
     trump = s.trump
@@ -744,16 +745,23 @@ def _random_trick(s, cfg, rng, b):
     for k in range(4):
         p = (leader + k) & 3
         h = s.hands[p]
+        void = False
         if k == 0:
             legal = h
         else:
             legal = h & SUIT_MASKS[led]
             if legal == ZERO:
                 legal = h
+                void = True
         c = nth_set_bit(legal, rng_below(rng, b, popcount(legal)))
         s.hands[p] = h ^ _b(c)
         s.trick_cards[t, k] = c
         suit = c // 13
+        if void and trump < 0 and katte:
+            trump = suit                           # CP-8.2 / CP-11.4
+            s.trump = suit
+            s.set_seat = p
+            s.set_card = c
         if k == 0:
             led = suit
         if suit == led:
@@ -783,6 +791,7 @@ def rollout(st, cfg, seed):
     order = np.empty((4, 13), np.int8)
     neworder = np.empty((4, 13), np.int8)
     band = cfg[C_BAND]
+    katte = cfg[C_VARIANT] == BE_RANG or (cfg[C_VARIANT] == MENDI_COAT and band == 0)
     n = 0
     for b in range(n_games):
         s = st[b]
@@ -793,9 +802,9 @@ def rollout(st, cfg, seed):
         while True:
             ph = s.phase
             if ph == PLAY:
-                if s.npos == 0 and s.trump >= 0 and s.hidden_card < 0 and s.duty == 0 \
+                if s.npos == 0 and (s.trump >= 0 or katte) and s.hidden_card < 0 and s.duty == 0 \
                         and (band == 0 or s.void_used == 1):
-                    _random_trick(s, cfg, rng, b)
+                    _random_trick(s, cfg, rng, b, katte)
                     n += 4
                     continue
                 cards, ex = legal_bits(s, cfg)
