@@ -417,3 +417,42 @@ def test_courtpiece_observation_layout():
     assert o[850 + 2] == 1.0 and o[854 + 3] == 1.0  # dealer s3, first chooser s0, relative to s1
     assert np.allclose(o[885:889], 5 / 13)          # hand sizes in the call phase
     assert sorted(np.flatnonzero(o[:52]).tolist()) == sorted([51, 50, 33, 18, 28])  # AS KS 9H 7D 4H
+
+
+# ---- CP-12: whole games played by timeouts ----------------------------------------------------
+TIMEOUT_CONFIGS = [
+    dict(variant="single_sar", change_cards=True, change_trump=True),
+    dict(variant="double_sar"),
+    dict(variant="chhupa_rang", change_trump=True),
+    dict(variant="chhupa_rang", play_out=True),
+    dict(variant="be_rang"),
+    dict(variant="mendi_coat", mendi_trump="band"),
+    dict(variant="single_sar", episode="match", match_target=2),
+]
+
+
+@pytest.mark.parametrize("config", TIMEOUT_CONFIGS, ids=[json.dumps(c) for c in TIMEOUT_CONFIGS])
+def test_courtpiece_games_by_timeouts(config):
+    """timeout() at every decision (CP-12.2): CP-3.5 / CP-7.8 / Band-hide events, random legal cards,
+    forced reveals; the visible conservation of 9.3 holds after every call."""
+    env = courtpiece_env.env(**config)
+    for seed in range(12):
+        env.reset(seed=seed)
+        phases = set()
+        while not all(env.terminations[a] for a in env.agents):
+            before = env.unwrapped.public_state()
+            env.unwrapped.timeout()
+            s = env.unwrapped.public_state()
+            phases.add(before["phase"])
+            if before["phase"] in ("call", "hide") and before["passed"] and s["phase"] != before["phase"]:
+                # the partner's timeout: nobody named or hid
+                assert s["caller"] is None or s["trump_changed"]
+                assert (s["turned_card"] is not None) == (config["variant"] != "chhupa_rang")
+            if s["phase"] == "play":
+                hidden = 1 if s["hidden_owner"] is not None else 0
+                assert sum(s["hand_sizes"]) + hidden + len(s["current_trick"]) + 4 * s["trick_number"] == 52
+                assert sum(s["tricks_won"]) == s["trick_number"] == len(s["tricks"])
+        r = [env.rewards[a] for a in env.possible_agents]
+        assert r[0] == r[2] == -r[1] == -r[3]
+        assert env.unwrapped.public_state()["phase"] == "over"
+        assert "play" in phases

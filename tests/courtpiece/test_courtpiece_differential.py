@@ -128,3 +128,12 @@ def test_courtpiece_trick_winner_kernel_on_random_tricks():
         wi = trick_winner_index(cards, flags, trump)
         want = ref_trick_winner(cards.tolist(), 0, None if trump < 0 else trump, (0, m), 0)
         assert wi == want, (cards, trump, m)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", list(CONFIGS))
+def test_courtpiece_differential_slow(variant):
+    counts = {"positions": 0, "tricks": 0}
+    for k in range(12):
+        _run(CONFIGS[variant][k % len(CONFIGS[variant])], 4000, 99_000 + k, counts)
+    assert counts["positions"] >= 2_000_000
