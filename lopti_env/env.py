@@ -476,6 +476,9 @@ class raw_env(_Game, CardGameEnv):
         self._f_mask = self._st["mask"]
         self._f_rewards = self._st["rewards"]
         self._f_rounds = self._st["rounds_done"]
+        self._mask_i8 = self._st["mask"][0].view(np.int8)
+        self._c_actor = -1
+        self._c_phase = K.DONE
 
     # ---- reset ---------------------------------------------------------------------------------
     def reset(self, seed=None, options=None):
@@ -525,19 +528,26 @@ class raw_env(_Game, CardGameEnv):
         self._decks = decks[None].copy()
         self._coins = coins[None].copy()
         self._round_winners = []
+        self._c_actor = int(self._st["actor"][0])
+        self._c_phase = int(self._st["phase"][0])
 
     # ---- hooks ---------------------------------------------------------------------------------
+    def _cache(self, packed):
+        self._c_actor = (packed & 15) - 1
+        self._c_phase = (packed >> 4) & 15
+        return packed >> 8
+
     def _game_step(self, action):
-        K.step_one(self._st, 0, self.cfg, self.carry, self._decks, self._coins, action)
-        if self._f_rounds[0] > len(self._round_winners):
+        rounds = self._cache(K.step_one(self._st, 0, self.cfg, self.carry, self._decks, self._coins, action))
+        if rounds > len(self._round_winners):
             w = int(self._st["winner"][0])
             self._round_winners.append(w if w >= 0 else None)
 
     def _game_actor(self):
-        return int(self._f_actor[0])
+        return self._c_actor
 
     def _game_mask(self):
-        return self._f_mask[0].astype(np.int8)
+        return self._mask_i8.copy()
 
     def _game_observation(self, seat):
         out = np.empty(OBS_SIZE, np.float32)
@@ -545,7 +555,7 @@ class raw_env(_Game, CardGameEnv):
         return out
 
     def _game_phase(self):
-        return PHASE_NAMES[self._f_phase[0]]
+        return PHASE_NAMES[self._c_phase]
 
     def _game_rewards(self):
         return self._f_rewards[0]
@@ -555,7 +565,7 @@ class raw_env(_Game, CardGameEnv):
         return (not t, t)
 
     def _game_result(self):
-        if self._f_phase[0] != K.DONE:
+        if self._c_phase != K.DONE:
             return None
         return result_of(self._st[0], self.config, self._round_winners)
 

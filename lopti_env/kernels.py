@@ -1451,7 +1451,10 @@ def step_game(g, cfg, carry, dk, cn, act):
 
 @njit(cache=True)
 def step_one(st, b, cfg, carry, decks, coins, act):
-    step_game(st[b], cfg, carry, decks[b], coins[b], act)
+    """One decision of game b; returns (actor + 1) | phase << 4 | rounds_done << 8 for the AEC env."""
+    g = st[b]
+    step_game(g, cfg, carry, decks[b], coins[b], act)
+    return (g.actor + 1) | (g.phase << 4) | (g.rounds_done << 8)
 
 
 @njit(cache=True)
