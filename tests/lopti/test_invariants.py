@@ -87,6 +87,14 @@ def drive(g, seed, n, scheme="rank", max_moves=1000, rounds=1, check_cards=True,
             if sel.any():
                 c = card_counts(g.st[sel], n)
                 assert (c == 1).all(), "LO-2.2: every card in exactly one place"
+            p = g.st[ph == PLAY]
+            if len(p):
+                holds = (p["hand"][:, :n] != 0) | (p["up"][:, :n] >= 0).any(axis=2) | (p["down"][:, :n] >= 0).any(
+                    axis=2)
+                # LO-9.1 / LO-11.6: a player is out exactly when they hold no card (no rule blocks a win)
+                assert (holds == (p["active"][:, :n] == 1)).all()
+                # LO-8.1: the takeover never leaves an empty hand beside face-up cards at a decision
+                assert not ((p["hand"][:, :n] == 0) & (p["up"][:, :n] >= 0).any(axis=2)).any()
         rd = g.st["rounds_done"].astype(np.int64)
         for b in np.flatnonzero(rd > rounds_done):
             check_round_rewards(g, b, n, scheme, max_moves)
