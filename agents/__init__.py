@@ -4,6 +4,7 @@
 
 * ``"random"`` — uniform over legal actions;
 * ``"heuristic"`` — the game's rule-based agent;
+* ``"greedy"`` — Court Piece: the vectorized rollout policy of the search agent;
 * ``"pimc"`` or ``"pimc:samples=16,rollouts=8"`` — determinized search (Court Piece);
 * ``"learned:<path.pt>"`` or a path ending in ``.pt`` — a trained checkpoint.
 """
@@ -59,6 +60,10 @@ def make_agent(spec: str, game: str, seed: int | None = None, env_config: dict |
         agent = RandomAgent(game, seed, **_parse_kwargs(rest))
     elif name == "heuristic":
         agent = heuristic_class(game)(game, seed, **_parse_kwargs(rest))
+    elif name == "greedy":
+        from agents.courtpiece_heuristic import CourtPieceGreedy
+
+        agent = CourtPieceGreedy(game, seed, **_parse_kwargs(rest))
     elif name == "pimc":
         from agents.search import PIMCAgent
 
@@ -69,7 +74,7 @@ def make_agent(spec: str, game: str, seed: int | None = None, env_config: dict |
         path, _, opts = rest.partition(",")
         agent = LearnedAgent(game, seed, checkpoint=path, **_parse_kwargs(opts))
     else:
-        raise ValueError(f"unknown agent {spec!r}: use random, heuristic, pimc[:k=v,...] or learned:<path.pt>")
+        raise ValueError(f"unknown agent {spec!r}: use random, heuristic, greedy, pimc[:k=v,...] or learned:<path.pt>")
     agent.label = spec
     return agent
 

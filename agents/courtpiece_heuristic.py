@@ -245,3 +245,75 @@ class CourtPieceHeuristic(Agent):
             side = [c for c in side if c % 13 != TEN] or side
         length = {s: sum(1 for c in v.hand if c // 13 == s) for s in range(4)}
         return min(side, key=lambda c: (-length[c // 13], c % 13, c))
+
+
+_RANK = np.tile(np.arange(13, dtype=np.int64), 4)
+_SUIT = np.repeat(np.arange(4, dtype=np.int64), 13)
+
+
+def greedy_batch(obs, masks, rng: np.random.Generator | None = None, eps: float = 0.0) -> np.ndarray:
+    """A vectorized one-line Court Piece play policy for search rollouts (numpy over the batch).
+
+    Leading: the highest side-suit card (a trump only when nothing else is left). Following: when the
+    partner holds the trick, the lowest card; else the cheapest card that wins it; else the lowest
+    card, side suits before trumps. Non-card decisions (calls, reveals) and, with probability `eps`,
+    any decision are uniform over the legal actions."""
+    obs = np.asarray(obs, dtype=np.float32)
+    masks = np.asarray(masks)
+    n = len(masks)
+    cards = masks[:, :52] > 0
+    trump_oh = obs[:, TRUMP:TRUMP + 4] > 0.5
+    has_trump = trump_oh.any(axis=1)
+    trump = np.where(has_trump, trump_oh.argmax(axis=1), -1)
+    leader_oh = obs[:, LEADER:LEADER + 4] > 0.5
+    leader = np.where(leader_oh.any(axis=1), leader_oh.argmax(axis=1), 0)
+    trick = obs[:, TRICK:TRICK + 208].reshape(n, 4, 52) > 0.5
+    leading = ~trick.any(axis=(1, 2))
+    lead_card = trick[np.arange(n), leader].argmax(axis=1)
+    led = _SUIT[lead_card]
+    is_trump = _SUIT[None, :] == trump[:, None]
+    is_led = _SUIT[None, :] == led[:, None]
+    strength = _RANK[None, :] + 13 * is_led + 26 * is_trump          # only cards that can win score > 12
+    tstr = np.where(trick, strength[:, None, :], -1).max(axis=2)       # [n, 4] by relative seat
+    best_seat = tstr.argmax(axis=1)
+    best = tstr.max(axis=1)
+    partner = (best_seat == 2) & ~leading
+    big = 1000
+    low_key = np.where(cards, strength - 13 * is_led + 40 * is_trump, big)   # side suits first, then by rank
+    win_key = np.where(cards & (strength > best[:, None]) & (strength >= 13), strength, big)
+    lead_key = np.where(cards, -(_RANK[None, :] - 40 * is_trump), big)
+    act = np.where(leading, lead_key.argmin(axis=1),
+                   np.where(partner | (win_key.min(axis=1) >= big), low_key.argmin(axis=1), win_key.argmin(axis=1)))
+    rnd = None
+    no_card = ~cards.any(axis=1)
+    explore = no_card if rng is None or eps <= 0 else (no_card | (rng.random(n) < eps))
+    if explore.any():
+        rng = rng or np.random.default_rng(0)
+        u = rng.random(masks.shape)
+        u[masks == 0] = -1.0
+        rnd = u.argmax(axis=1)
+        act = np.where(explore, rnd, act)
+    return act.astype(np.int64)
+
+
+class CourtPieceGreedy(Agent):
+    """The vectorized rollout policy as an agent (``greedy_batch``; bids like the heuristic)."""
+
+    name = "greedy"
+    games = ("courtpiece",)
+
+    def __init__(self, game=None, seed=None):
+        super().__init__(game, seed)
+        self._bidder = CourtPieceHeuristic(game, seed)
+
+    def act_batch(self, obs, masks) -> np.ndarray:
+        obs = np.asarray(obs)
+        masks = np.asarray(masks)
+        act = greedy_batch(obs, masks)
+        bidding = ~(masks[:, :52] > 0).any(axis=1) | (obs[:, PHASE + 5] < 0.5)
+        for i in np.flatnonzero(bidding):
+            act[i] = self._bidder.act(obs[i], masks[i])
+        return act
+
+    def act(self, observation, action_mask) -> int:
+        return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])

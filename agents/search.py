@@ -11,10 +11,15 @@ At each card-play decision the agent
    ``BatchGame.reset(deals=...)`` and every game is stepped through the public action sequence (the
    pass and the call, every card played so far), so each game reaches exactly the agent's
    information set — its observation in every sampled world equals the real one;
-3. **evaluates every legal action** by batched random rollouts: ``samples x actions x rollouts``
-   games in one ``BatchGame``, each legal action applied in its share of them, then one
-   ``BatchGame.rollout()`` call plays all of them to the end; the action with the best mean reward
-   for the agent's seat is played (ties go to the heuristic's choice).
+3. **evaluates every legal action** by batched rollouts: ``samples x actions x rollouts`` games in
+   one ``BatchGame``, each legal action applied in its share of them, then all of them are played to
+   the end — ``policy="random"``: one jitted ``BatchGame.rollout()`` call (uniform random play);
+   ``policy="greedy"`` (default): ``greedy_batch``, a vectorized numpy play policy (cheapest winning
+   card, low when the partner holds the trick) with ``eps`` random moves, one ``BatchGame.step`` per
+   ply for the whole batch. The action with the best mean reward for the agent's seat is played
+   when it beats the heuristic's card by ``z`` standard errors of the paired difference over the
+   same sampled deals (else the heuristic's card, so sampling noise does not override it). Greedy
+   rollouts cost more per game than the jitted random ones (one Python step per ply).
 
 Bidding, hiding and the other non-play decisions use the Court Piece heuristic, as do positions
 the sampler cannot reconstruct from the public record (Chhupa Rang and Band face-down cards, a
@@ -29,7 +34,7 @@ import time
 import numpy as np
 
 from agents.base import Agent, legal_actions
-from agents.courtpiece_heuristic import FIRST5, HAND, CourtPieceHeuristic
+from agents.courtpiece_heuristic import FIRST5, HAND, CourtPieceHeuristic, greedy_batch
 from cardzoo.cards import card_index
 from cardzoo.registry import make_batch
 
@@ -166,18 +171,25 @@ class Situation:
 
 class PIMCAgent(Agent):
     """Court Piece determinized search; see the module docstring. Options: ``samples`` (deals
-    sampled per decision), ``rollouts`` (random playouts per sample and action)."""
+    sampled per decision), ``rollouts`` (playouts per sample and action), ``policy`` ("greedy" or
+    "random"), ``eps`` (random-move rate of greedy rollouts), ``z``: the search overrides the
+    heuristic's card only when its paired advantage over the same sampled deals exceeds ``z``
+    standard errors (``z=0``: pure arg-max)."""
 
     name = "pimc"
     needs_env = True
     games = ("courtpiece",)
 
     def __init__(self, game: str | None = "courtpiece", seed: int | None = None, samples: int = 16,
-                 rollouts: int = 8, env_config: dict | None = None):
+                 rollouts: int = 1, policy: str = "greedy", eps: float = 0.1, z: float = 1.0,
+                 env_config: dict | None = None):
         super().__init__(game, seed)
         if samples < 1 or rollouts < 1:
             raise ValueError("samples and rollouts must be >= 1")
+        if policy not in ("random", "greedy"):
+            raise ValueError(f"policy must be 'random' (BatchGame.rollout) or 'greedy', not {policy!r}")
         self.samples, self.rollouts = int(samples), int(rollouts)
+        self.policy, self.eps, self.z = policy, float(eps), float(z)
         self.env_config = dict(env_config) if env_config is not None else None
         self.fallback = CourtPieceHeuristic(game, seed)
         self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "games": 0, "seconds": 0.0,
@@ -221,9 +233,14 @@ class PIMCAgent(Agent):
         if not deals:
             self.stats["fallbacks"] += 1
             return int(h)
-        values = self.evaluate(sit, deals, legal, cfg)
-        best = max(values.values())
-        choice = h if values.get(h, -1e9) >= best - 1e-9 else max(values, key=lambda a: (values[a], -a))
+        values, per_game = self.evaluate(sit, deals, legal, cfg)
+        choice = max(values, key=lambda a: (values[a], a == h, -a))
+        if choice != h and h in per_game:
+            # keep the heuristic's card unless the search is confident: paired over the same deals
+            d = per_game[choice] - per_game[h]
+            se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
+            if not d.mean() > self.z * se:
+                choice = h
         self.stats["seconds"] += time.perf_counter() - t0
         self.stats["searched"] += 1
         return int(choice)
@@ -238,8 +255,22 @@ class PIMCAgent(Agent):
             g.step(np.full(n, act, np.int64))
         first = np.repeat(np.tile(np.asarray(legal, np.int64), k), r_n)
         g.step(first)
-        played = g.rollout(seed=int(self.rng.integers(2**31)))
-        rew = np.asarray(g.rewards)[:, sit.seat]
+        total = np.asarray(g.rewards, np.float64)[:, sit.seat].copy()
+        if self.policy == "random":
+            done = np.asarray(g.done).copy()
+            played = g.rollout(seed=int(self.rng.integers(2**31)))
+            total = np.where(done, total, np.asarray(g.rewards, np.float64)[:, sit.seat])
+        else:
+            played = 0
+            while True:
+                live = ~np.asarray(g.done)
+                if not live.any():
+                    break
+                acts = greedy_batch(g.observe(), g.legal_mask(), self.rng, self.eps)
+                g.step(np.where(live, acts, 0))
+                total[live] += np.asarray(g.rewards, np.float64)[live, sit.seat]
+                played += int(live.sum())
         self.stats["games"] += n
         self.stats["rollout_decisions"] += int(played)
-        return {int(a): float(rew[first == a].mean()) for a in legal}
+        per_game = {int(a): total[first == a] for a in legal}
+        return {a: float(v.mean()) for a, v in per_game.items()}, per_game

@@ -38,7 +38,7 @@ def _record_game(game, agents, seed, config):
 def _agent_specs(game):
     specs = ["random", "heuristic"]
     if game == "courtpiece":
-        specs.append("pimc:samples=2,rollouts=2")
+        specs += ["greedy", "pimc:samples=2,rollouts=2", "pimc:samples=2,policy=random,z=0"]
     return specs
 
 
@@ -118,3 +118,27 @@ def test_play_aec_returns_zero_sum_rewards():
     agents = [make_agent("heuristic", "courtpiece", s) for s in range(4)]
     rew, env = play_aec("courtpiece", agents, {}, random_deal("courtpiece", np.random.default_rng(0)), seed=0)
     assert rew.sum() == 0 and rew[0] == rew[2] and rew[1] == rew[3] and rew[0] != 0
+
+
+VARIANT_CONFIGS = [
+    ("courtpiece", {"variant": "double_sar"}),
+    ("courtpiece", {"variant": "chhupa_rang", "change_trump": True}),
+    ("courtpiece", {"variant": "be_rang", "change_cards": True}),
+    ("courtpiece", {"variant": "mendi_coat"}),
+    ("courtpiece", {"variant": "mendi_coat", "mendi_trump": "band"}),
+    ("courtpiece", {"variant": "single_sar", "change_trump": True, "change_cards": True}),
+    ("lopti", {"num_players": 5}),
+    ("lopti", {"num_players": 3, "session": True, "session_rounds": 2}),
+    ("shengji", {"decks": 2, "declaration_mode": "after_deal"}),
+]
+
+
+@pytest.mark.parametrize("game,config", VARIANT_CONFIGS)
+def test_heuristic_and_random_play_every_variant_legally(game, config):
+    """BatchGame.step raises on any illegal action, so finishing the match proves legality."""
+    require(game)
+    from agents.arena import duplicate_match
+
+    res = duplicate_match(game, make_agent("heuristic", game, 1), make_agent("random", game, 2),
+                          deals=6, config=config, seed=4, engine="batch")
+    assert res.deals == 6
