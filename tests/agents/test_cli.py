@@ -1,0 +1,53 @@
+"""`cardzoo arena | play | train` as registered by agents/cli.py into cardzoo's parser."""
+from __future__ import annotations
+
+import pytest
+
+from cardzoo.cli import build_parser, main
+from tests.agents.conftest import require
+
+
+def test_agents_commands_are_registered():
+    parser = build_parser()
+    for cmd in ("train", "arena", "play"):
+        args = parser.parse_args([cmd, "courtpiece"] + (["random", "random"] if cmd == "arena" else []))
+        assert callable(args.func)
+
+
+def test_arena_prints_a_summary_table(capsys):
+    require("courtpiece")
+    assert main(["arena", "courtpiece", "heuristic", "random", "--deals", "4", "--variant", "be_rang"]) == 0
+    out = capsys.readouterr().out
+    assert "win rate A" in out and "heuristic" in out and "games played: 8" in out
+
+
+def test_arena_with_three_agents_prints_ratings(capsys):
+    require("courtpiece")
+    assert main(["arena", "courtpiece", "heuristic", "random", "greedy", "--deals", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "ordinal" in out and out.count("courtpiece") >= 3
+
+
+@pytest.mark.parametrize("game,extra", [("courtpiece", ["--variant", "mendi_coat"]), ("lopti", ["--set", "num_players=2"]),
+                                        ("shengji", ["--set", "decks=1"])])
+def test_play_auto_runs_a_whole_game(game, extra, capsys):
+    require(game)
+    assert main(["play", game, "--auto", "--seed", "3"] + extra) == 0
+    assert "rewards:" in capsys.readouterr().out
+
+
+def test_play_human_reads_moves_from_stdin(monkeypatch, capsys):
+    require("courtpiece")
+    answers = iter(["not a move", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["play", "courtpiece", "--seat", "1", "--seed", "0"]) == 0
+    assert "legal:" in capsys.readouterr().out
+
+
+def test_train_command_writes_checkpoint_log_and_curve(tmp_path, capsys):
+    require("courtpiece")
+    pytest.importorskip("torch")
+    out = tmp_path / "run"
+    assert main(["train", "courtpiece", "--minutes", "0.02", "--envs", "8", "--hidden", "16", "--out", str(out)]) == 0
+    assert (out / "model.pt").exists() and (out / "model.json").exists() and (out / "log.csv").exists()
+    assert "decisions/s" in capsys.readouterr().out
