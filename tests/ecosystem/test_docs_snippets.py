@@ -25,6 +25,19 @@ SHRINK = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _one_torch_thread():
+    if importlib.util.find_spec("torch") is None:
+        yield
+        return
+    import torch
+
+    n = torch.get_num_threads()
+    torch.set_num_threads(1)          # the CI machine has 2 cores shared by the xdist workers
+    yield
+    torch.set_num_threads(n)
+
+
 def _modules(src: str) -> list[str]:
     mods = re.findall(r"^\s*(?:from|import)\s+([A-Za-z_][\w.]*)", src, re.M)
     return sorted({m for m in mods})
