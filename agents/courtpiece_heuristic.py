@@ -5,12 +5,12 @@ Strategy (every variant of `courtpiece_env`):
 * **Change cards** (Rung Royal extra): change a first five holding fewer than 4 honour points
   (A=4, K=3, Q=2, J=1), else keep.
 * **Trump call** from the first five: score each allowed suit as length + honours (A 1.5, K 1,
-  Q .6, J .3) and name the best; the first chooser passes to his partner when his best suit is a
-  bare singleton without the ace (score < 2). **Hiding** (Chhupa Rang, Band) puts the lowest card of
+  Q .6, J .3) and name the best; the first chooser passes to his partner when even his best suit
+  is weak (score < 2.6: two cards below the queen). **Hiding** (Chhupa Rang, Band) puts the lowest card of
   that best suit face down, keeping its high cards playable. **Change trump**: switch only to a suit
   at least 2 points better over all 13 cards.
-* **Leading**: cash a master (the highest outstanding card of a side suit); with 4+ trumps and the
-  top trump, draw trumps; otherwise lead low from the longest side suit (never a ten in Mendi Coat
+* **Leading**: with 3+ trumps and the top trump, draw trumps; else cash a master (the highest
+  outstanding card of a side suit); otherwise lead low from the longest side suit (never a ten in Mendi Coat
   when avoidable). A Chhupa hider holding 3+ cards of his secret suit lead-reveals.
 * **Following**, partner-aware: when the partner's card already wins safely (we play last, or it
   is a master), play low — or, in Mendi Coat, drop a ten on it to bank it. Otherwise win as cheaply
@@ -47,6 +47,8 @@ PASS, ASK, LEAD_REVEAL, CHANGE_CARDS = 56, 57, 58, 59
 HONOUR = {12: 1.5, 11: 1.0, 10: 0.6, 9: 0.3}
 HONOUR_PTS = {12: 4, 11: 3, 10: 2, 9: 1}
 TEN = 8
+PASS_BELOW = 2.6      # pass the call when the best suit is two cards below the queen (tuned by duplicate A/B)
+TRUMP_DRAW = 3        # draw trumps holding this many and the top one
 
 
 def _cards(block) -> list[int]:
@@ -141,7 +143,7 @@ class CourtPieceHeuristic(Agent):
     def _call(self, v, calls, legal_set):
         first = v.first5 or v.hand
         best = max(calls, key=lambda a: (suit_score(first, a - 52), -a))
-        if PASS in legal_set and suit_score(first, best - 52) < 2.0:
+        if PASS in legal_set and suit_score(first, best - 52) < PASS_BELOW:
             return PASS
         return best
 
@@ -149,7 +151,7 @@ class CourtPieceHeuristic(Agent):
         first = [c for c in cards]
         suits = sorted({c // 13 for c in first}, key=lambda s: (-suit_score(v.first5 or first, s), s))
         best = suits[0]
-        if PASS in legal_set and suit_score(v.first5 or first, best) < 2.0:
+        if PASS in legal_set and suit_score(v.first5 or first, best) < PASS_BELOW:
             return PASS
         return min(c for c in first if c // 13 == best)
 
@@ -234,7 +236,7 @@ class CourtPieceHeuristic(Agent):
                 return LEAD_REVEAL
         if trump is not None:
             mine = [c for c in cards if c // 13 == trump]
-            if len(mine) >= 4 and self._master(v, max(mine)) and any(o // 13 == trump for o in v.outstanding):
+            if len(mine) >= TRUMP_DRAW and self._master(v, max(mine)) and any(o // 13 == trump for o in v.outstanding):
                 return max(mine)
         masters = [c for c in cards if (trump is None or c // 13 != trump) and self._master(v, c)
                    and any(o // 13 == c // 13 for o in v.outstanding)]
