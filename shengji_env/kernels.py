@@ -180,10 +180,14 @@ def _decomp(cnt, pc, pn, D, ok, oL, otop, ocards):
         if nc > 1:
             pa = p
     nchoice = pn[pa] if pa >= 0 else 1
-    tk = np.empty(64, np.int64)
-    tL = np.empty(64, np.int64)
-    tt = np.empty(64, np.int64)
-    tc = np.empty((64, NPOS), np.int64)
+    tot = 0
+    for p in range(NPOS):
+        for i in range(pn[p]):
+            tot += cnt[pc[p, i]]
+    tk = np.empty(tot, np.int64)
+    tL = np.empty(tot, np.int64)
+    tt = np.empty(tot, np.int64)
+    tc = np.empty((tot, NPOS), np.int64)
     bestm = -1
     cc = np.empty(NPOS, np.int64)
     for ch in range(nchoice):
@@ -388,25 +392,48 @@ def _cmp_q(qa, qb):
 
 @njit(cache=True)
 def _fdfs(mode, t, bi, need, cnt, ctarget, bt_, br_, bc_, lvl_start, lvl_end, ck, crem, ncomp, qr, best_q,
-          cur, selp, fit, n, found):
+          cur, selp, fit, n, found, alist):
     """Assignment search (SJ-8.3). mode 0: best_q := max Q2 over assignments with Q1 = Q1*.
     mode 1: found[0] := 1 if some assignment of value (Q1*, best_q) fits with selection selp
-    inside n cards (sum of elementwise max(cur, selp) <= n)."""
+    inside n cards (sum of elementwise max(cur, selp) <= n). In mode 0 the optimal assignments
+    found so far are kept in alist[:found[1]] (deduplicated); found[2] = 1 once alist overflowed."""
     if found[0] != 0:
         return
     if need == 0:
         t2 = t - 1
         if t2 < 2:
             if mode == 0:
-                if _cmp_q(qr, best_q) > 0:
+                cq = _cmp_q(qr, best_q)
+                if cq > 0:
                     for r in range(MAXA_R):
                         best_q[r] = qr[r]
+                    found[1] = 0
+                    found[2] = 0
+                if cq >= 0 and found[2] == 0:
+                    na = found[1]
+                    dup = False
+                    for i in range(na):
+                        same = True
+                        for c in range(54):
+                            if alist[i, c] != cur[c]:
+                                same = False
+                                break
+                        if same:
+                            dup = True
+                            break
+                    if not dup:
+                        if na < alist.shape[0]:
+                            for c in range(54):
+                                alist[na, c] = cur[c]
+                            found[1] = na + 1
+                        else:
+                            found[2] = 1
             else:
                 if _cmp_q(qr, best_q) == 0:
                     found[0] = 1
             return
         _fdfs(mode, t2, lvl_start[t2], ctarget[t2], cnt, ctarget, bt_, br_, bc_, lvl_start, lvl_end, ck, crem,
-              ncomp, qr, best_q, cur, selp, fit, n, found)
+              ncomp, qr, best_q, cur, selp, fit, n, found, alist)
         return
     for bidx in range(bi, lvl_end[t]):
         r = br_[bidx]
@@ -444,7 +471,7 @@ def _fdfs(mode, t, bi, need, cnt, ctarget, bt_, br_, bc_, lvl_start, lvl_end, ck
             crem[j] -= r
             qr[r] += 1
             _fdfs(mode, t, bidx, need - r, cnt, ctarget, bt_, br_, bc_, lvl_start, lvl_end, ck, crem, ncomp, qr,
-                  best_q, cur, selp, fit + delta, n, found)
+                  best_q, cur, selp, fit + delta, n, found, alist)
             qr[r] -= 1
             crem[j] += r
             for w in range(r):
@@ -478,8 +505,9 @@ def _follow_ctx(hand_e, pc, pn, fk, fL, fm, D):
     qr = np.zeros(MAXA_R, np.int64)
     cur = np.zeros(54, np.int64)
     selp = np.zeros(54, np.int64)
-    found = np.zeros(1, np.int64)
+    found = np.zeros(3, np.int64)
     cnt = hand_e.copy()
+    alist = np.empty((128, 54), np.int8)
     # mode 0: the best Q2 (best_q starts below any real value via the r = 0 slot being ignored:
     # a leaf always compares >= 0 against an all-zero vector, so seed with a sentinel)
     best_q[0] = 0
@@ -487,8 +515,9 @@ def _follow_ctx(hand_e, pc, pn, fk, fL, fm, D):
         best_q[r] = -1
     z = np.int64(0)
     _fdfs(z, np.int64(D + 1), z, z, cnt, ctarget, bt_, br_, bc_, lvl_start, lvl_end, ck, crem, np.int64(ncomp), qr,
-          best_q, cur, selp, z, z, found)
-    return ctarget, bt_, br_, bc_, lvl_start, lvl_end, ck, crem, ncomp, best_q
+          best_q, cur, selp, z, z, found, alist)
+    na = found[1] if found[2] == 0 else -1
+    return ctarget, bt_, br_, bc_, lvl_start, lvl_end, ck, crem, ncomp, best_q, alist, na
 
 
 @njit(cache=True)
@@ -497,7 +526,8 @@ def _fits(ctx_ctarget, bt_, br_, bc_, lvl_start, lvl_end, ck, crem, ncomp, best_
     cnt = hand_e.copy()
     cur = np.zeros(54, np.int64)
     qr = np.zeros(MAXA_R, np.int64)
-    found = np.zeros(1, np.int64)
+    found = np.zeros(3, np.int64)
+    alist = np.empty((1, 54), np.int8)
     fit = 0
     for c in range(54):
         fit += selp[c]
@@ -506,7 +536,7 @@ def _fits(ctx_ctarget, bt_, br_, bc_, lvl_start, lvl_end, ck, crem, ncomp, best_
     crem2 = crem.copy()
     z = np.int64(0)
     _fdfs(np.int64(1), np.int64(D + 1), z, z, cnt, ctx_ctarget, bt_, br_, bc_, lvl_start, lvl_end, ck, crem2,
-          np.int64(ncomp), qr, best_q, cur, selp, np.int64(fit), np.int64(n), found)
+          np.int64(ncomp), qr, best_q, cur, selp, np.int64(fit), np.int64(n), found, alist)
     return found[0] != 0
 
 
@@ -949,7 +979,26 @@ def _follow_mask(st, b, cfg, out):
     for j in range(s.fm):
         fk[j] = s.fk[j]
         fL[j] = s.fL[j]
-    ctarget, bt_, br_, bc_, ls, le, ck, crem, ncomp, best_q = _follow_ctx(hand_e, pc, pn, fk, fL, s.fm, D)
+    ctarget, bt_, br_, bc_, ls, le, ck, crem, ncomp, best_q, alist, na = _follow_ctx(hand_e, pc, pn, fk, fL,
+                                                                                  s.fm, D)
+    if na >= 0:
+        # every optimal assignment A is listed: c is allowed iff some A fits with selection + c,
+        # i.e. sum(max(A, sel)) + [A[c] <= sel[c]] <= n
+        nsel = 0
+        for c in range(54):
+            nsel += selp[c]
+        for i in range(na):
+            base = 0
+            for c in range(54):
+                a = alist[i, c]
+                base += a if a > selp[c] else selp[c]
+            if base > n:
+                continue
+            for c in range(54):
+                if hand_e[c] > selp[c] and out[c] == 0:
+                    if base + (1 if alist[i, c] <= selp[c] else 0) <= n:
+                        out[c] = 1
+        return
     for c in range(54):
         if hand_e[c] - selp[c] > 0:
             selp[c] += 1
@@ -1744,8 +1793,8 @@ def legal_plays(st, b, cfg, out):
                 for j in range(s.fm):
                     fk[j] = s.fk[j]
                     fL[j] = s.fL[j]
-                ctarget, bt_, br_, bc_, ls, le, ck, crem, ncomp, best_q = _follow_ctx(hand_e, pc, pn, fk, fL,
-                                                                                        s.fm, D)
+                ctarget, bt_, br_, bc_, ls, le, ck, crem, ncomp, best_q, _al, _na = _follow_ctx(
+                    hand_e, pc, pn, fk, fL, s.fm, D)
                 _enum(cl, L, lo, hi, n - ns, False, base, out, count, True, hand_e, ctarget, bt_, br_, bc_, ls, le,
                       ck, crem, ncomp, best_q, D, n)
     return count[0]
