@@ -213,14 +213,14 @@ def test_lopti_made_rules_random_games(t):
     """Every template (LO-11.3) with random companions, random play: cards conserved, masks never
     empty, every game ends or truncates; no made rule blocks a win (LO-11.6)."""
     rng = np.random.default_rng(t)
-    for n in (2, 3, 4, 5):
+    for n in ((2, 4) if t % 2 else (3, 5)):
         rules = random_rules(rng, 1, [t]) + random_rules(rng, int(rng.integers(0, 4)))
         uniq = []
         for r in rules:
             if rule_valid_py(*r, others=[tuple(u) for u in uniq]):
                 uniq.append(r)
-        g = lopti_env.BatchGame(12, num_players=n, initial_rules=uniq, max_moves=400)
-        drive(g, seed=t * 10 + n, n=n, max_moves=400)
+        g = lopti_env.BatchGame(16, num_players=n, initial_rules=uniq, max_moves=300)
+        drive(g, seed=t * 10 + n, n=n, max_moves=300)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
