@@ -51,6 +51,7 @@ def main(argv=None) -> int:
     p.add_argument("--search-deals", type=int, default=40)
     p.add_argument("--pimc", default="pimc:samples=48")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--no-search", action="store_true", help="skip the (slow) search rows")
     p.add_argument("--json", default=None, help="also write the rows as JSON")
     args = p.parse_args(argv)
     games = args.game or list_games()
@@ -58,6 +59,8 @@ def main(argv=None) -> int:
     for game in games:
         cfg = CONFIGS.get(game, {})
         for a_spec, b_spec, slow in matchups(game, args.pimc):
+            if slow and args.no_search:
+                continue
             a = make_agent(a_spec, game, seed=args.seed + 1, env_config=cfg)
             b = make_agent(b_spec, game, seed=args.seed + 2, env_config=cfg)
             a.label = Path(a_spec).name if a_spec.endswith(".pt") else a_spec
