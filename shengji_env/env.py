@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import numbers
+import os
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -475,6 +477,23 @@ def env(**config):
 # BatchGame (9.7)
 # ---------------------------------------------------------------------------------------------
 
+_POOL = None
+
+
+def _threaded_rollout(st, cfg, rng) -> int:
+    """K.batch_rollout (a nogil kernel) on contiguous slices of the batch, one per CPU thread."""
+    global _POOL
+    n = len(st)
+    workers = min(os.cpu_count() or 1, max(1, n // 64))
+    if workers <= 1:
+        return int(K.batch_rollout(st, cfg, rng))
+    if _POOL is None or _POOL._max_workers < workers:
+        _POOL = ThreadPoolExecutor(max_workers=workers)
+    bounds = np.linspace(0, n, workers + 1).astype(int)
+    futs = [_POOL.submit(K.batch_rollout, st[a:b], cfg, rng[a:b]) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+    return int(sum(f.result() for f in futs))
+
+
 class BatchGame(BatchGameBase):
     num_actions = NUM_ACTIONS
     observation_size = OBS_SIZE
@@ -527,7 +546,7 @@ class BatchGame(BatchGameBase):
         rng = K.make_rng(seed, self.n)
         total = 0
         while True:
-            total += K.batch_rollout(self._st, self._cfg, rng)
+            total += _threaded_rollout(self._st, self._cfg, rng)
             if not (self._st["phase"] == K.NEED_DEAL).any():
                 break
             _fill_deals(self._st, self._cfg, self.config, self._rngs, None)

@@ -8,7 +8,7 @@ module expose the rule functions by name for tests and tools.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from cardzoo.cards import random_legal, seed_generators
 
@@ -964,6 +964,36 @@ def _follow_mask(st, b, cfg, out):
             if hp[c] > sel[c] and est[c] == e:
                 out[c] = 1
         return
+    if s.fm == 1 and s.fL[0] == 1:
+        # F is one tuple of k: the best block is a t-tuple, t = min(k, largest count of s) (SJ-8.3);
+        # the optimal assignments are "t copies of x" for every x with >= t copies
+        k = s.fk[0]
+        t = 0
+        for c in range(54):
+            if est[c] == e and hp[c] > t:
+                t = hp[c]
+        if t > k:
+            t = k
+        nsel = 0
+        for c in range(54):
+            nsel += sel[c]
+        if t < 2:
+            for c in range(54):
+                if hp[c] > sel[c] and est[c] == e:
+                    out[c] = 1
+            return
+        for x in range(54):
+            if est[x] != e or hp[x] < t:
+                continue
+            base = nsel + (t - sel[x] if t > sel[x] else 0)
+            if base > n:
+                continue
+            for c in range(54):
+                if hp[c] > sel[c] and est[c] == e and out[c] == 0:
+                    extra = 1 if (c != x or t <= sel[x]) else 0
+                    if base + extra <= n:
+                        out[c] = 1
+        return
     D = cfg[C_DECKS]
     pc = np.empty((NPOS, 4), np.int64)
     pn = np.empty(NPOS, np.int64)
@@ -1533,13 +1563,14 @@ def _rollout_one(st, b, cfg, rng, mask):
     return n
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def batch_rollout(st, cfg, rng):
     """Play every live game with uniformly random legal actions until it ends or needs a deal
-    (games in parallel threads; each game has its own kernel generator rng[b])."""
+    (each game has its own kernel generator rng[b]). Runs without the GIL: BatchGame calls it on
+    slices of the batch from several threads."""
     n = 0
-    for b in prange(st.shape[0]):
-        mask = np.zeros(NUM_ACTIONS, np.uint8)
+    mask = np.zeros(NUM_ACTIONS, np.uint8)
+    for b in range(st.shape[0]):
         n += _rollout_one(st, b, cfg, rng, mask)
     return n
 
