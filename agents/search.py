@@ -24,7 +24,8 @@ At each card-play decision the agent
 Bidding, hiding and the other non-play decisions use the Court Piece heuristic, as do positions
 the sampler cannot reconstruct from the public record (Chhupa Rang and Band face-down cards, a
 timed-out call, a changed trump or changed cards, match episodes) — ``fallbacks`` counts them.
-``stats`` reports the games rolled out and rollouts per second.
+``stats`` totals the games rolled out (``rollouts_per_s`` over all searched decisions) and ``last``
+holds the latest decision's games, seconds, rollouts per second and action values.
 """
 from __future__ import annotations
 
@@ -194,6 +195,7 @@ class PIMCAgent(Agent):
         self.fallback = CourtPieceHeuristic(game, seed)
         self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "games": 0, "seconds": 0.0,
                       "rollout_decisions": 0}
+        self.last: dict = {}          # the latest searched decision: games, seconds, rollouts/s, values
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -241,7 +243,11 @@ class PIMCAgent(Agent):
             se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
             if not d.mean() > self.z * se:
                 choice = h
-        self.stats["seconds"] += time.perf_counter() - t0
+        dt = time.perf_counter() - t0
+        games = sum(len(v) for v in per_game.values())
+        self.last = {"games": games, "seconds": dt, "rollouts_per_s": games / max(1e-9, dt), "values": values,
+                     "choice": int(choice), "heuristic": int(h)}
+        self.stats["seconds"] += dt
         self.stats["searched"] += 1
         return int(choice)
 

@@ -98,3 +98,4 @@ def test_pimc_plays_legal_moves_and_reports_throughput():
     assert obs["action_mask"][a] == 1
     if obs["action_mask"].sum() > 1:
         assert agent.stats["searched"] == 1 and agent.stats["games"] > 0 and agent.rollouts_per_s > 0
+        assert agent.last["rollouts_per_s"] > 0 and set(agent.last["values"]) == set(np.flatnonzero(obs["action_mask"]))
