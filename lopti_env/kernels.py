@@ -527,15 +527,17 @@ def base_value_ok(sw, sid, v):
 
 @njit(inline="always", cache=True)
 def allow(g, a):
-    g.mask[a] = 1
+    if g.mask_off == 0:
+        g.mask[a] = 1
     g.legal[g.n_legal] = a
     g.n_legal += 1
 
 
 @njit(cache=True)
 def clear_mask(g):
-    for i in range(g.n_legal):
-        g.mask[g.legal[i]] = 0
+    if g.mask_off == 0:
+        for i in range(g.n_legal):
+            g.mask[g.legal[i]] = 0
     g.n_legal = 0
 
 
@@ -1525,10 +1527,16 @@ def rollout_game(g, cfg, carry, dk, cn, rng0, b):
     rng = np.empty(1, np.uint64)  # a private generator: no cache line shared between threads
     rng[0] = rng0[b]
     total = 0
+    g.mask_off = 1  # the random policy reads only the legal list
     while g.actor >= 0:
         a = g.legal[rng_below(rng, 0, g.n_legal)]
         step_game(g, cfg, carry, dk, cn, a)
         total += 1
+    g.mask_off = 0
+    g.n_legal = 0
+    for i in range(140):
+        g.mask[i] = 0
+    compute_mask(g, cfg)
     return total
 
 

@@ -55,6 +55,7 @@ STATE_DTYPE = np.dtype([
     ("coin_idx", np.int32),
     # the actor's legal mask, kept current by every kernel that moves the game
     ("mask", np.uint8, (140,)), ("legal", np.int16, (140,)), ("n_legal", np.int32),
+    ("mask_off", np.int32),  # 1 inside rollouts: only the legal list is kept (the mask is zeroed after)
 ])
 
 
