@@ -244,6 +244,71 @@ def _decomp(cnt, pc, pn, D, ok, oL, otop, ocards):
 
 
 @njit(cache=True)
+def _decomp_fast(cnt, pc, pn, D, ok, oL, otop, ocards):
+    """SJ-7.2 when no position holds two different cards: then every key names one component, and
+    taking the greatest key first is exact. Consumes cnt. Returns the number of components."""
+    m = 0
+    while True:
+        bs = -1
+        bk = 0
+        bt = 0
+        bL = 0
+        for k in range(D, 0, -1):
+            run = 0
+            for p in range(NPOS):
+                good = False
+                for i in range(pn[p]):
+                    if cnt[pc[p, i]] >= k:
+                        good = True
+                        break
+                if good:
+                    run += 1
+                else:
+                    run = 0
+                if run > 0:
+                    L = run if k >= 2 else 1
+                    sz = k * L
+                    if sz > bs or (sz == bs and (k > bk or (k == bk and p > bt))):
+                        bs = sz
+                        bk = k
+                        bt = p
+                        bL = L
+        if bs < 0:
+            return m
+        j = 0
+        for p in range(bt - bL + 1, bt + 1):
+            for i in range(pn[p]):
+                c = pc[p, i]
+                if cnt[c] >= bk:
+                    cnt[c] -= bk
+                    ocards[m, j] = c
+                    break
+            j += 1
+        ok[m] = bk
+        oL[m] = bL
+        otop[m] = bt
+        m += 1
+
+
+@njit(cache=True)
+def _decomp_any(cnt, pc, pn, D, ok, oL, otop, ocards):
+    """Canonical decomposition: the greedy fast path when it is exact, else the search."""
+    amb = False
+    for p in range(NPOS):
+        if pn[p] > 1:
+            k = 0
+            for i in range(pn[p]):
+                if cnt[pc[p, i]] > 0:
+                    k += 1
+            if k > 1:
+                amb = True
+    if not amb:
+        tmp = cnt.copy()
+        return _decomp_fast(tmp, pc, pn, np.int64(D), ok, oL, otop, ocards)
+    return _decomp(cnt, pc, pn, np.int64(D), ok, oL, otop, ocards)
+
+
+@njit(cache=True)
 def decompose_counts(cnt54, lvl, trump, D, ok, oL, otop, ocards):
     """Canonical decomposition of a one-esuit card count vector; returns the number of components."""
     pc = np.empty((NPOS, 4), np.int64)
@@ -259,7 +324,7 @@ def decompose_counts(cnt54, lvl, trump, D, ok, oL, otop, ocards):
     cnt = np.zeros(54, np.int64)
     for c in range(54):
         cnt[c] = cnt54[c]
-    return _decomp(cnt, pc, pn, np.int64(D), ok, oL, otop, ocards)
+    return _decomp_any(cnt, pc, pn, np.int64(D), ok, oL, otop, ocards)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1148,8 +1213,14 @@ def _execute_lead(st, b, cfg):
         s.phase = FOLLOW
         return
     pc = np.empty((NPOS, 4), np.int64)
-    pn = np.empty(NPOS, np.int64)
-    esuit_table(e, lvl, trump, pc, pn)
+    pn = np.zeros(NPOS, np.int64)
+    est = s.es_tab
+    pst = s.pos_tab
+    for c in range(54):
+        if est[c] == e:
+            p = pst[c]
+            pc[p, pn[p]] = c
+            pn[p] += 1
     cnt = np.zeros(54, np.int64)
     for c in range(54):
         cnt[c] = sel[c]
@@ -1157,11 +1228,10 @@ def _execute_lead(st, b, cfg):
     oL = np.empty(64, np.int64)
     ot = np.empty(64, np.int64)
     oc = np.empty((64, NPOS), np.int64)
-    m = _decomp(cnt, pc, pn, np.int64(D), ok, oL, ot, oc)
+    m = _decomp_any(cnt, pc, pn, np.int64(D), ok, oL, ot, oc)
     play = np.zeros(54, np.int64)
     forced = -1
     if m >= 2:
-        hq = np.zeros(54, np.int64)
         fsz = 0
         ftop = 0
         fmin = 0
@@ -1169,9 +1239,7 @@ def _execute_lead(st, b, cfg):
             beaten = False
             for dq in range(1, 4):
                 q = (ldr + dq) % 4
-                for c in range(54):
-                    hq[c] = s.hand[q, c]
-                if _beats(hq, pc, pn, ok[j], oL[j], ot[j]):
+                if _beats(s.hand[q], pc, pn, ok[j], oL[j], ot[j]):
                     beaten = True
                     break
             if beaten:
@@ -1836,6 +1904,114 @@ def batch_legal_plays_count(st, cfg, out_counts, buf):
     """Enumerate the legal plays of every game (a benchmark/search helper); out_counts[b] = count."""
     for b in range(st.shape[0]):
         out_counts[b] = legal_plays(st, b, cfg, buf)
+
+
+# ---------------------------------------------------------------------------------------------
+# observation (section 3 / 9.7). It lives in this file so that numba's per-file cache of it is
+# invalidated together with the kernels it calls (observe.py re-exports it).
+# ---------------------------------------------------------------------------------------------
+
+OBS_SIZE = 938
+OFF_HAND = 0
+OFF_SEL = 54
+OFF_KITTY = 108
+OFF_PLAYED = 162
+OFF_TRICK = 378
+OFF_SHOWN = 594
+OFF_SIZES = 810
+OFF_PHASE = 814
+OFF_LEVELS = 820
+OFF_LEVEL = 822
+OFF_BANKER = 823
+OFF_TRUMP = 828
+OFF_STANDING = 834
+OFF_LEADER = 846
+OFF_LEADN = 850
+OFF_POINTS = 851
+OFF_DEALT = 853
+OFF_MASK = 854
+
+
+@njit(cache=True)
+def observe_seat(st, b, cfg, seat, out, mask):
+    """Write seat's observation of game b into out[0:938] (out must be zeroed by the caller).
+    mask is scratch uint8[84]."""
+    s = st[b]
+    ph = s.phase
+    for c in range(54):
+        out[OFF_HAND + c] = s.hand[seat, c]
+    acting = ph <= FOLLOW and s.actor == seat
+    if acting and (ph == BURY or ph == LEAD or ph == FOLLOW):
+        for c in range(54):
+            out[OFF_SEL + c] = s.sel[c]
+    # kitty (section 3)
+    if ph == OVER and s.hand_over:
+        for c in range(54):
+            out[OFF_KITTY + c] = s.buried[c]
+    elif seat == s.banker and ph == BURY:
+        for c in range(54):
+            out[OFF_KITTY + c] = s.kitty_orig[c]
+    elif seat == s.banker and (ph == LEAD or ph == FOLLOW):
+        for c in range(54):
+            out[OFF_KITTY + c] = s.buried[c]
+    else:
+        for j in range(s.nrev):
+            out[OFF_KITTY + s.kitty_order[j]] += 1
+    for r in range(4):
+        q = (seat + r) % 4
+        tot = 0
+        for c in range(54):
+            out[OFF_PLAYED + 54 * r + c] = s.played[q, c]
+            out[OFF_TRICK + 54 * r + c] = s.trick_cards[q, c]
+            out[OFF_SHOWN + 54 * r + c] = s.shown[q, c]
+            tot += s.hand[q, c]
+        out[OFF_SIZES + r] = tot
+    if ph <= OVER:
+        out[OFF_PHASE + ph] = 1.0
+    team = seat % 2
+    out[OFF_LEVELS] = s.levels[team]
+    out[OFF_LEVELS + 1] = s.levels[1 - team]
+    out[OFF_LEVEL] = s.hand_level
+    if s.banker >= 0:
+        out[OFF_BANKER + (s.banker - seat) % 4] = 1.0
+    else:
+        out[OFF_BANKER + 4] = 1.0
+    if s.trump >= 0:
+        out[OFF_TRUMP + s.trump] = 1.0
+    else:
+        out[OFF_TRUMP + 5] = 1.0
+    nd = s.ndecl
+    if nd > 0:
+        out[OFF_STANDING + (s.decl_seat[nd - 1] - seat) % 4] = 1.0
+        x = s.decl_card[nd - 1]
+        if x == 52:
+            out[OFF_STANDING + 5 + 4] = 1.0
+        elif x == 53:
+            out[OFF_STANDING + 5 + 5] = 1.0
+        else:
+            out[OFF_STANDING + 5 + x // 13] = 1.0
+        out[OFF_STANDING + 11] = s.decl_cnt[nd - 1]
+    else:
+        out[OFF_STANDING + 4] = 1.0
+    if ph == LEAD or ph == FOLLOW:
+        out[OFF_LEADER + (s.leader - seat) % 4] = 1.0
+        out[OFF_LEADN] = s.lead_n
+    out[OFF_POINTS] = s.points[team]
+    out[OFF_POINTS + 1] = s.points[1 - team]
+    out[OFF_DEALT] = s.dealt
+    if acting:
+        legal_mask(st, b, cfg, mask)
+        for a in range(NUM_ACTIONS):
+            out[OFF_MASK + a] = mask[a]
+
+
+@njit(cache=True)
+def batch_observe(st, cfg, out):
+    mask = np.zeros(NUM_ACTIONS, np.uint8)
+    for b in range(st.shape[0]):
+        s = st[b]
+        if s.phase <= FOLLOW:
+            observe_seat(st, b, cfg, s.actor, out[b], mask)
 
 
 # ---------------------------------------------------------------------------------------------
