@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import numbers
-import os
 from concurrent.futures import ThreadPoolExecutor
 
+import numba
 import numpy as np
 
 from cardzoo import aec
@@ -481,10 +481,13 @@ _POOL = None
 
 
 def _threaded_rollout(st, cfg, rng) -> int:
-    """K.batch_rollout (a nogil kernel) on contiguous slices of the batch, one per CPU thread."""
+    """K.batch_rollout (a nogil kernel) on contiguous slices of the batch, one per thread.
+
+    Uses numba's thread count (NUMBA_NUM_THREADS / numba.set_num_threads), like the other games'
+    parallel kernels, so one setting limits every game to one core for benchmarks."""
     global _POOL
     n = len(st)
-    workers = min(os.cpu_count() or 1, max(1, n // 64))
+    workers = min(numba.get_num_threads(), max(1, n // 64))
     if workers <= 1:
         return int(K.batch_rollout(st, cfg, rng))
     if _POOL is None or _POOL._max_workers < workers:
