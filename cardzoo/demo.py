@@ -7,16 +7,12 @@ from cardzoo.registry import make
 
 
 def _default_agents(game: str, num_players: int, seed: int):
-    """The strongest shipped rule-based agents when the agents package is present, else random."""
+    """The game's rule-based agents when the agents package is installed, else None (random)."""
     try:
-        from agents import heuristic_agent
-        from agents.base import RandomAgent
+        from agents import make_agent
     except ImportError:
         return None, "random"
-    try:
-        return [heuristic_agent(game, seed=seed + i) for i in range(num_players)], "heuristic"
-    except ValueError:
-        return [RandomAgent(seed=seed + i) for i in range(num_players)], "random"
+    return [make_agent("heuristic", game, seed=seed + i) for i in range(num_players)], "heuristic"
 
 
 def run_demo(game: str = "courtpiece", seed: int = 0, variant: str | None = None) -> int:
@@ -29,15 +25,16 @@ def run_demo(game: str = "courtpiece", seed: int = 0, variant: str | None = None
     print(f"== {raw.metadata['name']} {config or ''} seed={seed}, {kind} agents ==")
     print(env.render())
     steps = 0
+    result = None
     for agent in env.agent_iter():
         obs, _, term, trunc, info = env.last()
         if term or trunc:
+            result = info.get("result", result)
             env.step(None)
             continue
         seat = raw.seat_of(agent)
         if agents is not None:
-            if hasattr(agents[seat], "observe_env"):
-                agents[seat].observe_env(raw, seat)
+            agents[seat].observe_env(raw, seat)
             action = int(agents[seat].act(obs["observation"], obs["action_mask"]))
         else:
             action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
@@ -45,6 +42,5 @@ def run_demo(game: str = "courtpiece", seed: int = 0, variant: str | None = None
         env.step(action)
         steps += 1
     print(env.render())
-    result = raw.public_state().get("result")
     print(f"{steps} decisions; result: {result}")
     return 0
