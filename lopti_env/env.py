@@ -459,7 +459,9 @@ class raw_env(_Game, CardGameEnv):
     version = VERSION
     num_actions = NUM_ACTIONS
     observation_size = OBS_SIZE
-    observation_bounds = (-np.inf, np.inf)
+    # Finite, so RL libraries accept the space: the largest entries are throw counts (<= the
+    # rps_max_throws / bracket_max_throws domain, 1e6) and rounds/scores (<= session_rounds, 1e4).
+    observation_bounds = (-1e6, 1e6)
 
     def __init__(self, render_mode: str | None = None, **config):
         cfg = make_lopti_config(config)
