@@ -67,3 +67,27 @@ def test_bad_checkpoint_is_rejected(tmp_path):
 
     with pytest.raises(ValueError):
         load_checkpoint(tmp_path / "missing.pt")
+
+
+def test_shipped_checkpoints_load_and_play_legally():
+    from pathlib import Path
+
+    from agents import make_agent
+    from cardzoo.registry import make_batch
+    from tests.agents.conftest import game_available
+
+    ckpts = sorted((Path(__file__).resolve().parents[2] / "agents" / "checkpoints").glob("*.pt"))
+    for ckpt in ckpts:
+        assert ckpt.stat().st_size < 3_000_000
+        game = ckpt.stem
+        if not game_available(game):
+            continue
+        agent = make_agent(str(ckpt), game, seed=0)
+        g = make_batch(game, 8, **agent.meta["env_config"])
+        g.reset(seed=1)
+        for _ in range(20):
+            live = ~g.done
+            if not live.any():
+                break
+            acts = agent.act_batch(g.observe(), g.legal_mask())
+            g.step(np.where(live, acts, 0))
