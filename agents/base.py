@@ -16,10 +16,12 @@ batched arena and as self-play opponents.
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import numpy as np
 
 
-class Agent:
+class Agent(ABC):
     """Base class. Subclasses implement ``act`` (and may vectorize ``act_batch``)."""
 
     name = "agent"
@@ -48,8 +50,9 @@ class Agent:
         self.env = env
         self.seat = int(seat)
 
+    @abstractmethod
     def act(self, observation, action_mask) -> int:
-        raise NotImplementedError
+        """The action id for one decision (its mask bit is set)."""
 
     def act_batch(self, obs, masks) -> np.ndarray:
         obs = np.asarray(obs)
