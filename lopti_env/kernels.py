@@ -55,20 +55,22 @@ def nbits(mask):
     return np.int64(popcount(mask))
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def has_up(g, s):
     return g.up[s, 0] >= 0 or g.up[s, 1] >= 0 or g.up[s, 2] >= 0
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def has_down(g, s):
     return g.down[s, 0] >= 0 or g.down[s, 1] >= 0 or g.down[s, 2] >= 0
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def next_active(g, n, s):
     for i in range(1, n):
-        t = (s + i) % n
+        t = s + i  # (s + i) % n without a division (0 <= s < n)
+        if t >= n:
+            t -= n
         if g.active[t]:
             return t
     return -1
@@ -83,7 +85,7 @@ def prev_active(g, n, s):
     return -1
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def n_active(g, n):
     k = 0
     for s in range(n):
@@ -97,7 +99,7 @@ def n_active(g, n):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def is_legal(g, r, k):
     """LO-4.1: is PLAY(r, k) (or a flipped card r with k = 1) legal on the current table?"""
     if g.pile_n == 0:
@@ -131,13 +133,13 @@ def is_legal(g, r, k):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def push_card(g, c):
     g.pile[g.pile_n] = c
     g.pile_n += 1
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def begin_play(g, seat, r, k):
     """Record a play of k cards of rank r by seat on the pile (cards pushed by the caller after)."""
     i = g.n_plays
@@ -176,7 +178,7 @@ def take_rank(g, s, r, k, to_pile):
     return taken
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def draw_top(g):
     c = g.draw[g.draw_pos]
     g.draw_pos += 1
@@ -202,7 +204,7 @@ def draw_cards(g, s, n):
         g.hand[s] |= cbit(draw_top(g))
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def empty_table(g):
     g.pile_n = 0
     g.n_plays = 0
@@ -348,11 +350,23 @@ def effect_return(g, n, role, amount, a):
 
 
 @njit(cache=True)
+def target_effect(g, n, role, amount, a, fx):
+    """Effects 1 (draw) and 2 (reveal) on the role's target seats (the array is allocated here, so
+    hook scans that fire nothing allocate nothing)."""
+    tg = np.empty(5, np.int64)
+    k = role_targets(g, n, role, a, tg)
+    for i in range(k):
+        if fx == 1:
+            draw_cards(g, tg[i], amount)
+        else:
+            g.known[tg[i]] = g.hand[tg[i]]
+
+
+@njit(cache=True)
 def run_hooks(g, cfg, ev, tm, a, rank, count, psize, cause, prevtop, firstout):
     """LO-11.5: scan ACTIVE rules in slot order; fire those that match. At CHECK, return 1 when a
     made clear-rule fires (the caller clears, cause 4) and stop the scan."""
     n = cfg[C_N]
-    tg = np.empty(5, np.int64)
     for s in range(cfg[C_MAXRULES]):
         if g.rules[s, 5] != 1 or g.fired[s] != 0:
             continue
@@ -386,14 +400,8 @@ def run_hooks(g, cfg, ev, tm, a, rank, count, psize, cause, prevtop, firstout):
         fx = TPL[t, 2]
         if fx == 5:
             return 1
-        if fx == 1:
-            k = role_targets(g, n, role, a, tg)
-            for i in range(k):
-                draw_cards(g, tg[i], amount)
-        elif fx == 2:
-            k = role_targets(g, n, role, a, tg)
-            for i in range(k):
-                g.known[tg[i]] = g.hand[tg[i]]
+        if fx == 1 or fx == 2:
+            target_effect(g, n, role, amount, a, fx)
         elif fx == 3:
             effect_gift(g, n, role, amount, a)
         elif fx == 4:
@@ -401,7 +409,7 @@ def run_hooks(g, cfg, ev, tm, a, rank, count, psize, cause, prevtop, firstout):
     return 0
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def any_rule(g, cfg):
     for s in range(cfg[C_MAXRULES]):
         if g.rules[s, 5] == 1:
@@ -533,7 +541,7 @@ def allow(g, a):
     g.n_legal += 1
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def clear_mask(g):
     if g.mask_off == 0:
         for i in range(g.n_legal):
@@ -541,40 +549,57 @@ def clear_mask(g):
     g.n_legal = 0
 
 
+@njit(inline="always", cache=True)
+def rank_bits(h):
+    """13-bit set of the ranks present in card mask h (bit r = some card of rank r)."""
+    x = h | (h >> np.uint64(13)) | (h >> np.uint64(26)) | (h >> np.uint64(39))
+    return x & np.uint64(0x1FFF)
+
+
 @njit(cache=True)
 def play_mask(g):
     a = g.actor
     h = g.hand[a]
+    pile_n = g.pile_n
     if h != U0:
-        anyplay = False
-        if g.pile_n > 0 and g.chain > 0:  # LO-4.1 line 1: only 3s
+        if pile_n > 0 and g.chain > 0:  # LO-4.1 line 1: only 3s
             c = rcount(h, 1)
             for k in range(1, c + 1):
                 allow(g, 4 + k - 1)
             allow(g, ACT_PICKUP)
             return
-        t = g.top_rank if g.pile_n > 0 else -1
-        for r in range(13):
+        rb = rank_bits(h)  # ranks present, visited in ascending order (same order as a 0..12 scan)
+        if pile_n == 0:  # LO-4.1 line 2: everything is legal, no pickup
+            while rb != U0:
+                r = np.int64(lowest_bit(rb))
+                rb &= rb - U1
+                c = rcount(h, r)
+                for k in range(c):
+                    allow(g, 4 * r + k)
+            return
+        anyplay = False
+        t = g.top_rank
+        while rb != U0:
+            r = np.int64(lowest_bit(rb))
+            rb &= rb - U1
             c = rcount(h, r)
-            if c == 0:
-                continue
-            if t < 0 or (r != t and not (r == 0 and t == 0)):
+            if r != t and not (r == 0 and t == 0):
                 if is_legal(g, r, 1):  # legality does not depend on the count here
-                    for k in range(1, c + 1):
-                        allow(g, 4 * r + k - 1)
+                    for k in range(c):
+                        allow(g, 4 * r + k)
                     anyplay = True
             else:
                 for k in range(1, c + 1):
                     if is_legal(g, r, k):
                         allow(g, 4 * r + k - 1)
                         anyplay = True
-        if g.pile_n > 0 and (g.sw[S_VP] == 1 or not anyplay):
+        if g.sw[S_VP] == 1 or not anyplay:
             allow(g, ACT_PICKUP)
     else:
         for j in range(3):
             if g.down[a, j] >= 0:
                 allow(g, 53 + j)
-        if g.pile_n > 0 and (g.chain > 0 or g.sw[S_VP] == 1):
+        if pile_n > 0 and (g.chain > 0 or g.sw[S_VP] == 1):
             allow(g, ACT_PICKUP)
 
 
@@ -835,9 +860,12 @@ def end_turn(g, cfg, carry, dk, cn, a):
 @njit(cache=True)
 def pickup_pipeline(g, cfg, a):
     size = g.pile_n
-    run_hooks(g, cfg, EV_PICKUP, TM_BEFORE, a, -1, 0, size, 0, -1, 0)
+    hooks = any_rule(g, cfg)  # without an ACTIVE rule run_hooks does nothing
+    if hooks:
+        run_hooks(g, cfg, EV_PICKUP, TM_BEFORE, a, -1, 0, size, 0, -1, 0)
     take_pile(g, a)
-    run_hooks(g, cfg, EV_PICKUP, TM_AFTER, a, -1, 0, size, 0, -1, 0)
+    if hooks or any_rule(g, cfg):
+        run_hooks(g, cfg, EV_PICKUP, TM_AFTER, a, -1, 0, size, 0, -1, 0)
 
 
 @njit(cache=True)
