@@ -556,17 +556,29 @@ def rank_bits(h):
     return x & np.uint64(0x1FFF)
 
 
+@njit(inline="always", cache=True)
+def put(g, off, n, a):
+    """allow() with the list length and mask_off kept in locals by the caller; returns the new length."""
+    if off == 0:
+        g.mask[a] = 1
+    g.legal[n] = a
+    return n + 1
+
+
 @njit(cache=True)
 def play_mask(g):
     a = g.actor
     h = g.hand[a]
     pile_n = g.pile_n
+    off = g.mask_off
+    n = g.n_legal
     if h != U0:
         if pile_n > 0 and g.chain > 0:  # LO-4.1 line 1: only 3s
             c = rcount(h, 1)
             for k in range(1, c + 1):
-                allow(g, 4 + k - 1)
-            allow(g, ACT_PICKUP)
+                n = put(g, off, n, 4 + k - 1)
+            n = put(g, off, n, ACT_PICKUP)
+            g.n_legal = n
             return
         rb = rank_bits(h)  # ranks present, visited in ascending order (same order as a 0..12 scan)
         if pile_n == 0:  # LO-4.1 line 2: everything is legal, no pickup
@@ -575,7 +587,8 @@ def play_mask(g):
                 rb &= rb - U1
                 c = rcount(h, r)
                 for k in range(c):
-                    allow(g, 4 * r + k)
+                    n = put(g, off, n, 4 * r + k)
+            g.n_legal = n
             return
         anyplay = False
         t = g.top_rank
@@ -586,21 +599,22 @@ def play_mask(g):
             if r != t and not (r == 0 and t == 0):
                 if is_legal(g, r, 1):  # legality does not depend on the count here
                     for k in range(c):
-                        allow(g, 4 * r + k)
+                        n = put(g, off, n, 4 * r + k)
                     anyplay = True
             else:
                 for k in range(1, c + 1):
                     if is_legal(g, r, k):
-                        allow(g, 4 * r + k - 1)
+                        n = put(g, off, n, 4 * r + k - 1)
                         anyplay = True
         if g.sw[S_VP] == 1 or not anyplay:
-            allow(g, ACT_PICKUP)
+            n = put(g, off, n, ACT_PICKUP)
     else:
         for j in range(3):
             if g.down[a, j] >= 0:
-                allow(g, 53 + j)
+                n = put(g, off, n, 53 + j)
         if pile_n > 0 and (g.chain > 0 or g.sw[S_VP] == 1):
-            allow(g, ACT_PICKUP)
+            n = put(g, off, n, ACT_PICKUP)
+    g.n_legal = n
 
 
 @njit(cache=True)
