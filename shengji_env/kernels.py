@@ -141,10 +141,10 @@ def _cmp_list(m1, k1, L1, t1, c1, m2, k2, L2, t2, c2):
     return 0
 
 
-@njit(cache=True)
-def _decomp(cnt, pc, pn, D, ok, oL, otop, ocards):
-    """SJ-7.2 canonical decomposition of the cards cnt (one esuit; pc/pn its position table).
-    Writes the components in canonical order, returns their number. cnt is restored."""
+@njit(cache=True, inline="always")
+def _greatest_key(cnt, pc, pn, D):
+    """SJ-7.2: the greatest component key of cnt: (size, copies k, top position, length L); size -1
+    when cnt is empty. Larger size first, then more copies, then the higher top position."""
     bs = -1
     bk = 0
     bt = 0
@@ -169,6 +169,14 @@ def _decomp(cnt, pc, pn, D, ok, oL, otop, ocards):
                     bk = k
                     bt = p
                     bL = L
+    return bs, bk, bt, bL
+
+
+@njit(cache=True)
+def _decomp(cnt, pc, pn, D, ok, oL, otop, ocards):
+    """SJ-7.2 canonical decomposition of the cards cnt (one esuit; pc/pn its position table).
+    Writes the components in canonical order, returns their number. cnt is restored."""
+    bs, bk, bt, bL = _greatest_key(cnt, pc, pn, D)
     if bs < 0:
         return 0
     pa = -1
@@ -249,30 +257,7 @@ def _decomp_fast(cnt, pc, pn, D, ok, oL, otop, ocards):
     taking the greatest key first is exact. Consumes cnt. Returns the number of components."""
     m = 0
     while True:
-        bs = -1
-        bk = 0
-        bt = 0
-        bL = 0
-        for k in range(D, 0, -1):
-            run = 0
-            for p in range(NPOS):
-                good = False
-                for i in range(pn[p]):
-                    if cnt[pc[p, i]] >= k:
-                        good = True
-                        break
-                if good:
-                    run += 1
-                else:
-                    run = 0
-                if run > 0:
-                    L = run if k >= 2 else 1
-                    sz = k * L
-                    if sz > bs or (sz == bs and (k > bk or (k == bk and p > bt))):
-                        bs = sz
-                        bk = k
-                        bt = p
-                        bL = L
+        bs, bk, bt, bL = _greatest_key(cnt, pc, pn, D)
         if bs < 0:
             return m
         j = 0
