@@ -33,8 +33,9 @@ def _cards(n):
 
 def rule_sentence(t, x, g, n) -> str:
     """One made rule (LO-11.3) as an English sentence."""
-    draws = lambda who: f"{who} draws {_cards(n)}" if who not in ("every other player", "every player") \
-        else f"{who} draws {_cards(n)}"
+    def draws(who):
+        return f"{who} draws {_cards(n)}"
+
     if t == 1:
         return f"When {_rank(x)} is played, {draws(_role(t, g))}."
     if t == 2:

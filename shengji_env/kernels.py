@@ -142,6 +142,15 @@ def _cmp_list(m1, k1, L1, t1, c1, m2, k2, L2, t2, c2):
 
 
 @njit(cache=True, inline="always")
+def _holds_k_at(cnt, pc, pn, p, k):
+    """Some card of position p is held at least k times (the cards of one position are equal)."""
+    for i in range(pn[p]):
+        if cnt[pc[p, i]] >= k:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def _greatest_key(cnt, pc, pn, D):
     """SJ-7.2: the greatest component key of cnt: (size, copies k, top position, length L); size -1
     when cnt is empty. Larger size first, then more copies, then the higher top position."""
@@ -152,12 +161,7 @@ def _greatest_key(cnt, pc, pn, D):
     for k in range(D, 0, -1):
         run = 0
         for p in range(NPOS):
-            good = False
-            for i in range(pn[p]):
-                if cnt[pc[p, i]] >= k:
-                    good = True
-                    break
-            if good:
+            if _holds_k_at(cnt, pc, pn, p, k):
                 run += 1
             else:
                 run = 0
@@ -321,12 +325,7 @@ def _beats(cnt, pc, pn, k, L, top):
     """Does holding cnt contain a component of shape (k, L) with a top above `top` (SJ-7.4)?"""
     run = 0
     for p in range(NPOS):
-        good = False
-        for i in range(pn[p]):
-            if cnt[pc[p, i]] >= k:
-                good = True
-                break
-        if good:
+        if _holds_k_at(cnt, pc, pn, p, k):
             run += 1
         else:
             run = 0
