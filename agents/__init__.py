@@ -5,7 +5,7 @@
 * ``"random"`` — uniform over legal actions;
 * ``"heuristic"`` — the game's rule-based agent;
 * ``"greedy"`` — Court Piece: the vectorized rollout policy of the search agent;
-* ``"pimc"`` or ``"pimc:samples=16,rollouts=8"`` — determinized search (Court Piece);
+* ``"pimc"`` or ``"pimc:samples=16,rollouts=8"`` — the game's determinized search agent;
 * ``"learned:<path.pt>"`` or a path ending in ``.pt`` — a trained checkpoint.
 """
 from __future__ import annotations
@@ -19,14 +19,29 @@ HEURISTICS = {
 }
 
 
-def heuristic_class(game: str):
+SEARCH = {
+    "courtpiece": ("agents.search", "PIMCAgent"),
+    "lopti": ("agents.lopti_search", "LoptiSearch"),
+    "shengji": ("agents.shengji_search", "ShengJiSearch"),
+}
+
+
+def _agent_class(table: dict, kind: str, game: str):
     import importlib
 
     try:
-        mod, cls = HEURISTICS[game]
-    except KeyError:
-        raise ValueError(f"no heuristic agent for game {game!r}") from None
-    return getattr(importlib.import_module(mod), cls)
+        mod, cls = table[game]
+        return getattr(importlib.import_module(mod), cls)
+    except (KeyError, ModuleNotFoundError):
+        raise ValueError(f"no {kind} agent for game {game!r}") from None
+
+
+def heuristic_class(game: str):
+    return _agent_class(HEURISTICS, "heuristic", game)
+
+
+def search_class(game: str):
+    return _agent_class(SEARCH, "search", game)
 
 
 def _parse_kwargs(text: str) -> dict:
@@ -65,9 +80,7 @@ def make_agent(spec: str, game: str, seed: int | None = None, env_config: dict |
 
         agent = CourtPieceGreedy(game, seed, **_parse_kwargs(rest))
     elif name == "pimc":
-        from agents.search import PIMCAgent
-
-        agent = PIMCAgent(game, seed, env_config=env_config, **_parse_kwargs(rest))
+        agent = search_class(game)(game, seed, env_config=env_config, **_parse_kwargs(rest))
     elif name == "learned":
         from agents.learned import LearnedAgent
 
@@ -79,4 +92,4 @@ def make_agent(spec: str, game: str, seed: int | None = None, env_config: dict |
     return agent
 
 
-__all__ = ["Agent", "RandomAgent", "legal_actions", "make_agent", "heuristic_class"]
+__all__ = ["Agent", "RandomAgent", "legal_actions", "make_agent", "heuristic_class", "search_class"]
