@@ -1,4 +1,4 @@
-"""Determinized search (Perfect-Information Monte Carlo) for Court Piece.
+"""Determinized search (Perfect-Information Monte Carlo) for Court Piece and Mendi Coat.
 
 At each card-play decision the agent
 
@@ -6,20 +6,21 @@ At each card-play decision the agent
    (they were in its hand), each seat's hand size, the voids a seat showed by failing to follow suit
    (it can never hold that suit again), and the trump call (CP-3.2: the caller's first five held a
    card of the suit he named). Its own 13 cards and first five come from its observation; no private
-   state of other seats is read;
-2. **replays the public history** on the sampled deal: the sampled deals are injected with
-   ``BatchGame.reset(deals=...)`` and every game is stepped through the public action sequence (the
-   pass and the call, every card played so far), so each game reaches exactly the agent's
-   information set — its observation in every sampled world equals the real one;
-3. **evaluates every legal action** by batched rollouts: ``samples x actions x rollouts`` games in
-   one ``BatchGame``, each legal action applied in its share of them, then all of them are played to
-   the end — ``policy="random"``: one jitted ``BatchGame.rollout()`` call (uniform random play);
-   ``policy="greedy"`` (default): ``greedy_batch``, a vectorized numpy play policy (cheapest winning
-   card, low when the partner holds the trick) with ``eps`` random moves, one ``BatchGame.step`` per
-   ply for the whole batch. The action with the best mean reward for the agent's seat is played
-   when it beats the heuristic's card by ``z`` standard errors of the paired difference over the
-   same sampled deals (else the heuristic's card, so sampling noise does not override it). Greedy
-   rollouts cost more per game than the jitted random ones (one Python step per ply).
+   state of other seats is read. Sampling is a jitted kernel (``sample_hidden``);
+2. **replays the public history** on the sampled deals: they are injected as card arrays with
+   ``BatchGame.reset(hands=..., dealers=...)`` and the public action sequence (the pass and the call,
+   every card played so far) is applied to all of them in one jitted ``BatchGame.replay`` call, so
+   each sampled game reaches exactly the agent's information set — its observation in every sampled
+   world equals the real one;
+3. **evaluates every legal action** by batched rollouts: ``samples x actions x rollouts`` copies of
+   the sampled games, each legal action applied in its share of them, then all of them played to the
+   end inside one jitted call (``playout``) by ``policy="heuristic"`` (default): every seat plays the
+   Court Piece heuristic's card-play rules (``heuristic_card``, a numba twin of
+   ``CourtPieceHeuristic``'s play, tested equal to it) with ``eps`` uniformly random moves; or
+   ``policy="random"``: uniformly random legal moves. The action with the best mean reward for the
+   agent's seat is played when it beats the heuristic's card by ``z`` standard errors of the paired
+   difference over the same sampled deals (else the heuristic's card, so sampling noise does not
+   override it).
 
 Bidding, hiding and the other non-play decisions use the Court Piece heuristic, as do positions
 the sampler cannot reconstruct from the public record (Chhupa Rang and Band face-down cards, a
@@ -33,15 +34,411 @@ import dataclasses
 import time
 
 import numpy as np
+from numba import njit
 
 from agents.base import Agent, legal_actions
-from agents.courtpiece_heuristic import FIRST5, HAND, CourtPieceHeuristic, greedy_batch
-from cardzoo.cards import card_index
+from agents.courtpiece_heuristic import FIRST5, HAND, CourtPieceHeuristic
+from cardzoo.cards import SUIT_MASKS, card_index, highest_bit, lowest_bit, popcount, rng_below, seed_generators
 from cardzoo.registry import make_batch
+from courtpiece_env.config import BE_RANG, C_BAND, C_VARIANT, MENDI_COAT
+from courtpiece_env.kernels import apply_action, legal_bits
+from courtpiece_env.state import PLAY
+
+ZERO = np.uint64(0)
+ONE = np.uint64(1)
+TEN = 8
+TENS = np.uint64(sum(1 << (13 * s + TEN) for s in range(4)))
+HONOUR10 = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 6, 10, 15], np.int64)   # suit_score x 10 (J .3 .. A 1.5)
+POLICIES = ("heuristic", "random")
 
 
 def _cards(texts) -> list[int]:
     return [card_index(t) for t in texts]
+
+
+# ---------------------------------------------------------------------------------------------
+# jitted kernels: the heuristic's card play on a state record, playouts, hidden-hand sampling
+# ---------------------------------------------------------------------------------------------
+
+@njit(inline="always", cache=True)
+def _bit(c):
+    return ONE << np.uint64(c)
+
+
+@njit(inline="always", cache=True)
+def _above(c):
+    """Cards of c's suit ranked above c."""
+    return SUIT_MASKS[c // 13] & ~((ONE << np.uint64(c + 1)) - ONE)
+
+
+@njit(inline="always", cache=True)
+def _val(c, led, trump):
+    """Trick strength of c as the heuristic's `beats` orders cards (-1: cannot win)."""
+    su = c // 13
+    if su == led:
+        return 16 + c - 13 * su
+    if su == trump:
+        return 32 + c - 13 * su
+    return -1
+
+
+@njit(inline="always", cache=True)
+def _suit_len(h, su):
+    return np.int64(popcount(h & SUIT_MASKS[su]))
+
+
+@njit(cache=True)
+def _low(cards, hand, trump, following, mendi):
+    """CourtPieceHeuristic._low: the lowest card (side suits before trumps when discarding, no ten in
+    Mendi Coat when avoidable), ties to the shorter suit, then the lower card id."""
+    pool = cards
+    if not following and trump >= 0:
+        side = cards & ~SUIT_MASKS[trump]
+        if side != ZERO:
+            pool = side
+    if mendi and (pool & ~TENS) != ZERO:
+        pool = pool & ~TENS
+    best = -1
+    key = np.int64(1 << 40)
+    m = pool
+    while m != ZERO:
+        c = np.int64(lowest_bit(m))
+        m &= m - ONE
+        su = c // 13
+        k = (c - 13 * su) * 10000 + _suit_len(hand, su) * 100 + c
+        if k < key:
+            key = k
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _cheapest(cards, trump):
+    """min by (is trump, rank), then card id."""
+    best = -1
+    key = np.int64(1 << 40)
+    m = cards
+    while m != ZERO:
+        c = np.int64(lowest_bit(m))
+        m &= m - ONE
+        su = c // 13
+        k = (10000 if su == trump else 0) + (c - 13 * su) * 100 + c
+        if k < key:
+            key = k
+            best = c
+    return best
+
+
+@njit(cache=True)
+def heuristic_card(s, cfg, p, cards):
+    """The card CourtPieceHeuristic plays for seat p in state record s, given its legal cards (a
+    non-empty uint64 mask): its leading and following rules (module docstring of
+    agents.courtpiece_heuristic) computed from what p sees — its hand, the trick, the public trump
+    and the cards it has not seen (the other hands)."""
+    v = cfg[C_VARIANT]
+    mendi = v == MENDI_COAT
+    setter = v == BE_RANG or (mendi and cfg[C_BAND] == 0)
+    trump = np.int64(s.trump)
+    hand = s.hands[p]
+    out = ZERO
+    for o in range(4):
+        if o != p:
+            out |= s.hands[o]
+    if s.hidden_card >= 0 and s.hidden_owner != p:
+        out |= _bit(s.hidden_card)
+    npos = np.int64(s.npos)
+    if npos == 0:
+        # leading
+        if trump >= 0:
+            mine = cards & SUIT_MASKS[trump]
+            if popcount(mine) >= 3:
+                top = highest_bit(mine)
+                if (out & _above(top)) == ZERO and (out & SUIT_MASKS[trump]) != ZERO:
+                    return top
+        best = -1
+        key = -1
+        m = cards
+        while m != ZERO:
+            c = np.int64(lowest_bit(m))
+            m &= m - ONE
+            su = c // 13
+            if su == trump or (out & _above(c)) != ZERO or (out & SUIT_MASKS[su]) == ZERO:
+                continue
+            r = c - 13 * su
+            k = (100 if r != TEN else 0) + r
+            if k > key:
+                key = k
+                best = c
+        if best >= 0:
+            return best
+        side = cards
+        if trump >= 0 and (cards & ~SUIT_MASKS[trump]) != ZERO:
+            side = cards & ~SUIT_MASKS[trump]
+        if mendi and (side & ~TENS) != ZERO:
+            side = side & ~TENS
+        key = np.int64(1 << 40)
+        m = side
+        while m != ZERO:
+            c = np.int64(lowest_bit(m))
+            m &= m - ONE
+            su = c // 13
+            k = (13 - _suit_len(hand, su)) * 10000 + (c - 13 * su) * 100 + c
+            if k < key:
+                key = k
+                best = c
+        return best
+    # following
+    t = s.ntrick
+    led = np.int64(s.led)
+    bpos = 0
+    bval = _val(np.int64(s.trick_cards[t, 0]), led, trump)
+    has_ten = False
+    for i in range(npos):
+        c = np.int64(s.trick_cards[t, i])
+        if c % 13 == TEN:
+            has_ten = True
+        vv = _val(c, led, trump)
+        if vv > bval:
+            bval = vv
+            bpos = i
+    best_card = np.int64(s.trick_cards[t, bpos])
+    partner = bpos == npos - 2
+    following = (cards & SUIT_MASKS[led]) != ZERO
+    if partner and (npos == 3 or (out & _above(best_card)) == ZERO):
+        if mendi and (cards & TENS) != ZERO:
+            return np.int64(lowest_bit(cards & TENS))
+        return _low(cards, hand, trump, following, mendi)
+    if trump < 0 and not following and setter:
+        bs = -1
+        bsc = -1
+        for su in range(4):
+            sc = cards & SUIT_MASKS[su]
+            if sc == ZERO:
+                continue
+            score = 0
+            m = sc
+            while m != ZERO:
+                c = np.int64(lowest_bit(m))
+                m &= m - ONE
+                score += 10 + HONOUR10[c - 13 * su]
+            if score > bsc:
+                bsc = score
+                bs = su
+        return np.int64(lowest_bit(cards & SUIT_MASKS[bs]))
+    winners = ZERO
+    m = cards
+    while m != ZERO:
+        c = np.int64(lowest_bit(m))
+        m &= m - ONE
+        if _val(c, led, trump) > bval:
+            winners |= _bit(c)
+    if winners != ZERO:
+        if (mendi and has_ten) or npos == 3:
+            return _cheapest(winners, trump)
+        masters = ZERO
+        m = winners
+        while m != ZERO:
+            c = np.int64(lowest_bit(m))
+            m &= m - ONE
+            if (out & _above(c)) == ZERO:
+                masters |= _bit(c)
+        if masters != ZERO:
+            return _cheapest(masters, trump)
+        if trump >= 0 and not following:
+            return _cheapest(winners, trump)
+        if npos == 2 and not partner:
+            best = -1
+            key = -1
+            m = winners
+            while m != ZERO:
+                c = np.int64(lowest_bit(m))
+                m &= m - ONE
+                if c % 13 > key:
+                    key = c % 13
+                    best = c
+            return best
+    return _low(cards, hand, trump, following, mendi)
+
+
+@njit(cache=True)
+def heuristic_cards_batch(st, cfg, out):
+    """heuristic_card for the seat to act in every game (-1 where no card is legal or none acts)."""
+    for b in range(st.shape[0]):
+        s = st[b]
+        out[b] = -1
+        if s.actor < 0 or s.phase != PLAY:
+            continue
+        cards, ex = legal_bits(s, cfg)
+        if cards != ZERO:
+            out[b] = heuristic_card(s, cfg, np.int64(s.actor), cards)
+
+
+@njit(cache=True)
+def playout(st, cfg, first, seat, eps, seed, out):
+    """Game b: apply first[b], then play to the end — every seat by heuristic_card, a uniformly random
+    legal action with probability eps (eps >= 1: uniform random play); out[b] = the reward of `seat`
+    over the playout. Bazi episodes (a match's next deal is never reached)."""
+    n = st.shape[0]
+    rng = seed_generators(seed, 1)
+    dummy = np.zeros((4, 13), np.int8)
+    thr = np.uint64(min(max(eps, 0.0), 1.0) * 4294967295.0)
+    for b in range(n):
+        s = st[b]
+        for i in range(4):
+            s.rewards[i] = 0.0
+        apply_action(s, cfg, first[b], dummy)
+        total = np.float64(s.rewards[seat])
+        while s.actor >= 0:
+            cards, ex = legal_bits(s, cfg)
+            if s.phase != PLAY or ex != 0 or cards == ZERO or (eps > 0.0 and (rng_next_hi(rng) <= thr)):
+                nc = np.int64(popcount(cards))
+                r = rng_below(rng, 0, nc + np.int64(popcount(np.uint64(ex))))
+                if r < nc:
+                    m = cards
+                    for _ in range(r):
+                        m &= m - ONE
+                    a = np.int64(lowest_bit(m))
+                else:
+                    m = np.uint64(ex)
+                    for _ in range(r - nc):
+                        m &= m - ONE
+                    a = 52 + np.int64(lowest_bit(m))
+            else:
+                a = heuristic_card(s, cfg, np.int64(s.actor), cards)
+            for i in range(4):
+                s.rewards[i] = 0.0
+            apply_action(s, cfg, a, dummy)
+            total += s.rewards[seat]
+        out[b] = total
+
+
+@njit(inline="always", cache=True)
+def rng_next_hi(rng):
+    """32 random bits (as uint64) from kernel generator rng[0]."""
+    return np.uint64(rng_below(rng, 0, 4294967296))
+
+
+@njit(cache=True)
+def sample_hidden(pool, need, voids, forced_seat, forced_suit, k_samples, tries, seed, out):
+    """Deal the unseen cards `pool` (uint64 mask) to the seats: seat s gets need[s] cards, none of a
+    suit in its void mask voids[s] (bit u = suit u); forced_seat (or -1) gets one card of forced_suit
+    first (CP-3.2). Most constrained cards first, each to an eligible seat with probability in
+    proportion to the cards it still needs. out[k, s]: seat s's sampled cards; returns how many of the
+    k_samples deals were completed (a deal is retried up to `tries` times)."""
+    rng = seed_generators(seed, 1)
+    cards = np.empty(52, np.int64)
+    order = np.empty(52, np.int64)
+    nd = np.empty(4, np.int64)
+    done = 0
+    for k in range(k_samples):
+        ok = False
+        for _ in range(tries):
+            for s in range(4):
+                nd[s] = need[s]
+                out[k, s] = ZERO
+            rest = pool
+            if forced_seat >= 0:
+                cand = rest & SUIT_MASKS[forced_suit]
+                if cand == ZERO or nd[forced_seat] == 0:
+                    return done
+                m = cand
+                for _ in range(rng_below(rng, 0, np.int64(popcount(cand)))):
+                    m &= m - ONE
+                c = np.int64(lowest_bit(m))
+                out[k, forced_seat] |= _bit(c)
+                nd[forced_seat] -= 1
+                rest &= ~_bit(c)
+            n = 0
+            m = rest
+            while m != ZERO:
+                cards[n] = np.int64(lowest_bit(m))
+                m &= m - ONE
+                n += 1
+            for i in range(n - 1, 0, -1):
+                j = rng_below(rng, 0, i + 1)
+                tmp = cards[i]
+                cards[i] = cards[j]
+                cards[j] = tmp
+            # stable order by the number of seats that may hold the card (most constrained first)
+            w = 0
+            for e in range(5):
+                for i in range(n):
+                    c = cards[i]
+                    cnt = 0
+                    for s in range(4):
+                        if need[s] > 0 and ((voids[s] >> (c // 13)) & 1) == 0:
+                            cnt += 1
+                    if cnt == e:
+                        order[w] = c
+                        w += 1
+            ok = True
+            for i in range(n):
+                c = order[i]
+                tot = 0
+                for s in range(4):
+                    if nd[s] > 0 and ((voids[s] >> (c // 13)) & 1) == 0:
+                        tot += nd[s]
+                if tot == 0:
+                    ok = False
+                    break
+                r = rng_below(rng, 0, tot)
+                for s in range(4):
+                    if nd[s] > 0 and ((voids[s] >> (c // 13)) & 1) == 0:
+                        if r < nd[s]:
+                            out[k, s] |= _bit(c)
+                            nd[s] -= 1
+                            break
+                        r -= nd[s]
+            if ok:
+                break
+        if not ok:
+            return done
+        done += 1
+    return done
+
+
+@njit(cache=True)
+def build_orders(hidden, played, my_first5, my_rest, me, caller_fix, trump, seed, out):
+    """Deal orders [K, 4, 13] for BatchGame.reset(hands=...): the searcher's first five then its
+    other cards; every other seat its played and sampled cards shuffled, the caller (caller_fix, or
+    -1) with a trump among his first five (CP-3.2)."""
+    rng = seed_generators(seed, 1)
+    buf = np.empty(13, np.int64)
+    for k in range(hidden.shape[0]):
+        for s in range(4):
+            n = 0
+            if s == me:
+                m = my_first5
+                while m != ZERO:
+                    buf[n] = np.int64(lowest_bit(m))
+                    m &= m - ONE
+                    n += 1
+                m = my_rest
+                while m != ZERO:
+                    buf[n] = np.int64(lowest_bit(m))
+                    m &= m - ONE
+                    n += 1
+            else:
+                m = hidden[k, s] | played[s]
+                while m != ZERO:
+                    buf[n] = np.int64(lowest_bit(m))
+                    m &= m - ONE
+                    n += 1
+                for i in range(n - 1, 0, -1):
+                    j = rng_below(rng, 0, i + 1)
+                    tmp = buf[i]
+                    buf[i] = buf[j]
+                    buf[j] = tmp
+                if s == caller_fix:
+                    for i in range(n):
+                        if buf[i] // 13 == trump:
+                            if i >= 5:
+                                tmp = buf[0]
+                                buf[0] = buf[i]
+                                buf[i] = tmp
+                            break
+            for i in range(13):
+                out[k, s, i] = buf[i]
 
 
 class Situation:
@@ -154,6 +551,42 @@ class Situation:
                 return self._deal(hidden, rng)
         return None
 
+    def sample_orders(self, k: int, seed: int, tries: int = 200) -> np.ndarray:
+        """Up to k deals (int8 [k', 4, 13] deal orders, as ``BatchGame.reset(hands=...)`` takes them)
+        consistent with the public record, drawn by the jitted sampler (same constraints as
+        ``sample``); k' < k only when the record cannot be completed."""
+        me = self.seat
+        mine = set(self.my_hand) | set(self.played[me])
+        known = set(mine)
+        for s in range(4):
+            known |= set(self.played[s])
+        pool = 0
+        for c in range(52):
+            if c not in known:
+                pool |= 1 << c
+        need = np.array([0 if s == me else self.hand_sizes[s] for s in range(4)], np.int64)
+        if int(need.sum()) != bin(pool).count("1"):
+            return np.zeros((0, 4, 13), np.int64)
+        voids = np.array([sum(1 << u for u in self.voids[s]) for s in range(4)], np.int64)
+        sar = self.variant in ("single_sar", "double_sar")
+        forced = -1
+        if (sar and self.config.get("trump_from_first_five", True) and self.caller is not None
+                and self.caller != me and not any(c // 13 == self.trump for c in self.played[self.caller])):
+            if self.trump in self.voids[self.caller]:
+                return np.zeros((0, 4, 13), np.int64)
+            forced = int(self.caller)
+        hidden = np.zeros((k, 4), np.uint64)
+        got = int(sample_hidden(np.uint64(pool), need, voids, forced, -1 if forced < 0 else int(self.trump),
+                                k, tries, seed, hidden))
+        played = np.array([sum(1 << c for c in self.played[s]) for s in range(4)], np.uint64)
+        first5 = sum(1 << c for c in self.my_first5)
+        rest = sum(1 << c for c in set(self.my_hand) | set(self.played[me])) & ~first5
+        fix = int(self.caller) if sar and self.caller is not None and self.trump is not None else -1
+        out = np.zeros((got, 4, 13), np.int64)
+        build_orders(hidden[:got], played, np.uint64(first5), np.uint64(rest), me, fix,
+                     -1 if self.trump is None else int(self.trump), seed + 1, out)
+        return out
+
     def _deal(self, hidden, rng) -> dict:
         hands = [None] * 4
         me = self.seat
@@ -172,8 +605,8 @@ class Situation:
 
 class PIMCAgent(Agent):
     """Court Piece determinized search; see the module docstring. Options: ``samples`` (deals
-    sampled per decision), ``rollouts`` (playouts per sample and action), ``policy`` ("greedy" or
-    "random"), ``eps`` (random-move rate of greedy rollouts), ``z``: the search overrides the
+    sampled per decision), ``rollouts`` (playouts per sample and action), ``policy`` ("heuristic" or
+    "random"), ``eps`` (random-move rate of heuristic rollouts), ``z``: the search overrides the
     heuristic's card only when its paired advantage over the same sampled deals exceeds ``z``
     standard errors (``z=0``: pure arg-max)."""
 
@@ -181,21 +614,24 @@ class PIMCAgent(Agent):
     needs_env = True
     games = ("courtpiece",)
 
-    def __init__(self, game: str | None = "courtpiece", seed: int | None = None, samples: int = 16,
-                 rollouts: int = 1, policy: str = "greedy", eps: float = 0.1, z: float = 1.0,
+    def __init__(self, game: str | None = "courtpiece", seed: int | None = None, samples: int = 64,
+                 rollouts: int = 1, policy: str = "heuristic", eps: float = 0.0, z: float = 1.0,
                  env_config: dict | None = None):
         super().__init__(game, seed)
         if samples < 1 or rollouts < 1:
             raise ValueError("samples and rollouts must be >= 1")
-        if policy not in ("random", "greedy"):
-            raise ValueError(f"policy must be 'random' (BatchGame.rollout) or 'greedy', not {policy!r}")
+        if policy not in POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(map(repr, POLICIES))}, not {policy!r}")
+        if not 0.0 <= eps <= 1.0:
+            raise ValueError(f"eps must be in [0, 1], got {eps!r}")
         self.samples, self.rollouts = int(samples), int(rollouts)
         self.policy, self.eps, self.z = policy, float(eps), float(z)
         self.env_config = dict(env_config) if env_config is not None else None
         self.fallback = CourtPieceHeuristic(game, seed)
         self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "games": 0, "seconds": 0.0,
-                      "rollout_decisions": 0}
+                      "overrides": 0}
         self.last: dict = {}          # the latest searched decision: games, seconds, rollouts/s, values
+        self._batch = {}
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -213,6 +649,11 @@ class PIMCAgent(Agent):
     def rollouts_per_s(self) -> float:
         return self.stats["games"] / max(1e-9, self.stats["seconds"])
 
+    @property
+    def decisions_per_s(self) -> float:
+        """Searched decisions per second of search time."""
+        return self.stats["searched"] / max(1e-9, self.stats["seconds"])
+
     def act(self, observation, action_mask) -> int:
         legal = legal_actions(action_mask)
         self.stats["decisions"] += 1
@@ -226,16 +667,11 @@ class PIMCAgent(Agent):
             self.stats["fallbacks"] += 1
             return int(h)
         t0 = time.perf_counter()
-        deals = []
-        for _ in range(self.samples):
-            d = sit.sample(self.rng)
-            if d is None:
-                break
-            deals.append(d)
-        if not deals:
+        orders = sit.sample_orders(self.samples, int(self.rng.integers(2**31)))
+        if len(orders) == 0:
             self.stats["fallbacks"] += 1
             return int(h)
-        values, per_game = self.evaluate(sit, deals, legal, cfg)
+        values, per_game = self.evaluate(sit, orders, legal, cfg)
         choice = max(values, key=lambda a: (values[a], a == h, -a))
         if choice != h and h in per_game:
             # keep the heuristic's card unless the search is confident: paired over the same deals
@@ -244,39 +680,36 @@ class PIMCAgent(Agent):
             if not d.mean() > self.z * se:
                 choice = h
         dt = time.perf_counter() - t0
-        games = sum(len(v) for v in per_game.values())
+        games = len(orders) * len(legal) * self.rollouts
         self.last = {"games": games, "seconds": dt, "rollouts_per_s": games / max(1e-9, dt), "values": values,
                      "choice": int(choice), "heuristic": int(h)}
         self.stats["seconds"] += dt
         self.stats["searched"] += 1
+        self.stats["overrides"] += int(choice != h)
         return int(choice)
 
-    def evaluate(self, sit: Situation, deals: list, legal, cfg: dict) -> dict:
-        """Mean reward of the agent's seat after each legal action, over deals x rollouts games."""
-        k, a_n, r_n = len(deals), len(legal), self.rollouts
-        n = k * a_n * r_n
-        g = make_batch("courtpiece", n, **cfg)
-        g.reset(seed=int(self.rng.integers(2**31)), deals=[deals[i // (a_n * r_n)] for i in range(n)])
-        for act in sit.history():
-            g.step(np.full(n, act, np.int64))
-        first = np.repeat(np.tile(np.asarray(legal, np.int64), k), r_n)
-        g.step(first)
-        total = np.asarray(g.rewards, np.float64)[:, sit.seat].copy()
-        if self.policy == "random":
-            done = np.asarray(g.done).copy()
-            played = g.rollout(seed=int(self.rng.integers(2**31)))
-            total = np.where(done, total, np.asarray(g.rewards, np.float64)[:, sit.seat])
-        else:
-            played = 0
-            while True:
-                live = ~np.asarray(g.done)
-                if not live.any():
-                    break
-                acts = greedy_batch(g.observe(), g.legal_mask(), self.rng, self.eps)
-                g.step(np.where(live, acts, 0))
-                total[live] += np.asarray(g.rewards, np.float64)[live, sit.seat]
-                played += int(live.sum())
-        self.stats["games"] += n
-        self.stats["rollout_decisions"] += int(played)
-        per_game = {int(a): total[first == a] for a in legal}
+    def _game(self, k: int, cfg: dict):
+        key = (k, tuple(sorted(cfg.items())))
+        g = self._batch.get(key)
+        if g is None:
+            if len(self._batch) > 64:
+                self._batch.clear()
+            g = self._batch[key] = make_batch("courtpiece", k, **cfg)
+        return g
+
+    def evaluate(self, sit: Situation, orders: np.ndarray, legal, cfg: dict):
+        """Mean reward of the agent's seat after each legal action over the sampled deals (``orders``,
+        [k, 4, 13]) x rollouts, and the per-deal means {action: float[k]} (paired over deals)."""
+        k, a_n, r_n = len(orders), len(legal), self.rollouts
+        g = self._game(k, cfg)
+        g.reset(seed=0, hands=orders, dealers=sit.dealer)
+        g.replay(sit.history())
+        work = np.repeat(g.records, a_n * r_n)
+        first = np.tile(np.repeat(np.asarray(legal, np.int64), r_n), k)
+        out = np.zeros(len(work), np.float64)
+        eps = 1.0 if self.policy == "random" else self.eps
+        playout(work, g._cfg, first, sit.seat, eps, int(self.rng.integers(2**62)), out)
+        self.stats["games"] += len(work)
+        per = out.reshape(k, a_n, r_n).mean(axis=2)
+        per_game = {int(a): per[:, i] for i, a in enumerate(legal)}
         return {a: float(v.mean()) for a, v in per_game.items()}, per_game

@@ -1,20 +1,23 @@
 """Strength table: duplicate-deal matches between cardzoo's agents, with 95% confidence intervals.
 
     python -m benchmarks.strength                       # every installed game, default sizes
-    python -m benchmarks.strength --game courtpiece --deals 200 --search-deals 40
+    python -m benchmarks.strength --game courtpiece --game mendi_coat --deals 2000 --search-deals 2000
     python -m benchmarks.strength --json out.json
 
-For each game it plays, on duplicate deals (agents/arena.py: every deal replayed with the teams'
-seats swapped; LOPTI in every seat rotation):
+Row sets (``--game``): ``courtpiece`` (Court Piece, default config: Single Sar), ``mendi_coat``
+(Court Piece with ``variant="mendi_coat"``), ``lopti``, ``shengji``. For each it plays, on duplicate
+deals (agents/arena.py: every deal replayed with the teams' seats swapped; LOPTI in every seat
+rotation):
 
 * heuristic vs random (the rule-based agent against the uniform baseline);
-* best vs heuristic, for every stronger candidate available: the PIMC search agent (Court Piece,
-  ``--pimc`` spec) and each shipped checkpoint ``agents/checkpoints/<game>*.pt`` (learned);
-* learned vs random for each checkpoint.
+* search vs heuristic: the game's determinized search agent (``make_agent("pimc")``, i.e.
+  ``agents.search_class(game)``), in every row set whose game has one (``--pimc`` spec);
+* for each shipped checkpoint ``agents/checkpoints/<game>*.pt`` trained on the row set's config:
+  learned vs heuristic and learned vs random.
 
 Columns: deals, wins-ties-losses of A, A's duplicate win rate (a tie counts one half) with a Wilson
 95% interval, and A's mean duplicate score minus B's (per deal, in the game's reward units) with a
-normal 95% interval. Search rows are slow (the search plays on the AEC env): they use
+normal 95% interval. Search rows play on the AEC env (the search reads the public record): they use
 ``--search-deals`` deals.
 """
 from __future__ import annotations
@@ -25,41 +28,75 @@ import sys
 import time
 from pathlib import Path
 
-from agents import make_agent
+from agents import make_agent, search_class
 from agents.arena import duplicate_match, format_table
 from cardzoo.registry import list_games
 
 CHECKPOINTS = Path(__file__).resolve().parent.parent / "agents" / "checkpoints"
-CONFIGS = {"courtpiece": {}, "lopti": {}, "shengji": {}}
+# row set -> (game, env config)
+ROW_SETS = {
+    "courtpiece": ("courtpiece", {}),
+    "mendi_coat": ("courtpiece", {"variant": "mendi_coat"}),
+    "lopti": ("lopti", {}),
+    "shengji": ("shengji", {}),
+}
 
 
-def matchups(game: str, pimc: str) -> list[tuple[str, str, bool]]:
-    """(A spec, B spec, slow?) for one game."""
+def has_search(game: str) -> bool:
+    try:
+        search_class(game)
+    except ValueError:
+        return False
+    return True
+
+
+def _checkpoint_config(ckpt: Path) -> dict:
+    meta = ckpt.with_suffix(".json")
+    if meta.exists():
+        try:
+            return dict(json.loads(meta.read_text()).get("env_config") or {})
+        except (ValueError, AttributeError):
+            return {}
+    return {}
+
+
+def matchups(game: str, pimc: str, config: dict | None = None, search: bool = True,
+             learned: bool = True) -> list[tuple[str, str, bool]]:
+    """(A spec, B spec, slow?) for one row set."""
+    config = config or {}
     rows = [("heuristic", "random", False)]
-    if game == "courtpiece":
+    if search and has_search(game):
         rows.append((pimc, "heuristic", True))
-    for ckpt in sorted(CHECKPOINTS.glob(f"{game}*.pt")):
-        rows.append((str(ckpt), "heuristic", False))
-        rows.append((str(ckpt), "random", False))
+    if learned:
+        for ckpt in sorted(CHECKPOINTS.glob(f"{game}*.pt")):
+            if _checkpoint_config(ckpt) != config:
+                continue
+            rows.append((str(ckpt), "heuristic", False))
+            rows.append((str(ckpt), "random", False))
     return rows
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--game", action="append", help="game(s) to measure (default: every installed game)")
+    p.add_argument("--game", action="append", choices=list(ROW_SETS),
+                   help="row set(s) to measure (default: every one whose game is installed)")
     p.add_argument("--deals", type=int, default=200)
-    p.add_argument("--search-deals", type=int, default=40)
-    p.add_argument("--pimc", default="pimc:samples=48")
+    p.add_argument("--search-deals", type=int, default=200)
+    p.add_argument("--pimc", default="pimc", help="search agent spec (default: the agent's own defaults)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-search", action="store_true", help="skip the (slow) search rows")
+    p.add_argument("--no-learned", action="store_true", help="skip the learned-checkpoint rows")
+    p.add_argument("--only-search", action="store_true", help="only the search rows")
     p.add_argument("--json", default=None, help="also write the rows as JSON")
     args = p.parse_args(argv)
-    games = args.game or list_games()
+    installed = set(list_games())
+    sets = args.game or [name for name, (game, _) in ROW_SETS.items() if game in installed]
     rows = []
-    for game in games:
-        cfg = CONFIGS.get(game, {})
-        for a_spec, b_spec, slow in matchups(game, args.pimc):
-            if slow and args.no_search:
+    for name in sets:
+        game, cfg = ROW_SETS[name]
+        for a_spec, b_spec, slow in matchups(game, args.pimc, cfg, search=not args.no_search,
+                                             learned=not args.no_learned):
+            if args.only_search and not slow:
                 continue
             a = make_agent(a_spec, game, seed=args.seed + 1, env_config=cfg)
             b = make_agent(b_spec, game, seed=args.seed + 2, env_config=cfg)
@@ -68,6 +105,7 @@ def main(argv=None) -> int:
             t0 = time.perf_counter()
             res = duplicate_match(game, a, b, args.search_deals if slow else args.deals, cfg, seed=args.seed)
             row = res.row()
+            row["game"] = name
             row["s/decision A"] = f"{res.seconds[a.label] * 1e3:.2f} ms"
             row["wall s"] = round(time.perf_counter() - t0, 1)
             if hasattr(a, "rollouts_per_s"):

@@ -370,6 +370,79 @@ class BatchGame(BatchGameBase):
         self._st = st
         self._eps = [p[0] for p in prepared]
 
+    def reset(self, seed=None, deals=None, *, hands=None, dealers=None) -> None:
+        """9.8 reset; or, with ``hands``, the fast array deal injection (no Python per game).
+
+        ``hands``: int array [n, 4, 13] (or [4, 13] for every game): each seat's 13 card ids in deal
+        order (first five, second packet, third packet), all 52 cards once per game; ``dealers``: the
+        dealer of each game (int, or int array [n]), required with ``hands``. Game b then starts
+        exactly as ``reset(deals=[{"hands": hands[b], "dealer": dealers[b]}, ...])`` would leave it
+        (section 7: the deal and dealer are fixed, so no draw from the generator). Events drawn later
+        (change cards stock, a match's next deals) come from one generator seeded with ``seed`` that
+        all n games share (the ``deals`` path seeds game b with seed + b). Bad input raises ValueError
+        and leaves the games as they were."""
+        if hands is None:
+            if dealers is not None:
+                raise ValueError("reset(dealers=...) needs hands=...")
+            return super().reset(seed, deals)
+        if deals is not None:
+            raise ValueError("give either deals=... or hands=..., not both")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
+            raise ValueError(f"seed must be an int or None, got {seed!r}")
+        orders = np.asarray(hands)
+        if orders.ndim == 2:
+            orders = np.broadcast_to(orders, (self.n,) + orders.shape)
+        if orders.shape != (self.n, 4, 13) or not np.issubdtype(orders.dtype, np.integer):
+            raise ValueError(f"hands must be an int array of shape ({self.n}, 4, 13) or (4, 13), "
+                             f"got {orders.dtype} {orders.shape}")
+        if dealers is None:
+            raise ValueError("reset(hands=...) needs dealers= (an int or an int array of n seats)")
+        d = np.asarray(dealers)
+        if d.ndim == 0:
+            d = np.broadcast_to(d, (self.n,))
+        if d.shape != (self.n,) or not np.issubdtype(d.dtype, np.integer) or d.dtype == np.bool_:
+            raise ValueError(f"dealers must be an int or an int array of shape ({self.n},), got {d.dtype} {d.shape}")
+        if ((d < 0) | (d > 3)).any():
+            raise ValueError(f"dealers must be seats 0..3, got {int(d[(d < 0) | (d > 3)][0])}")
+        orders = np.ascontiguousarray(orders, dtype=np.int64)
+        bad = int(K.check_orders(orders))
+        if bad >= 0:
+            raise ValueError(f"game {bad}: hands must hold each of the 52 cards (0..51) exactly once")
+        st = new_state(self.n)
+        K.inject_batch(st, self._cfg, orders, np.ascontiguousarray(d, dtype=np.int64))
+        ep = dealmod.Episode(np.random.default_rng(seed), [], None, None, [])
+        self._st = st
+        self._eps = [ep] * self.n
+        self.rewards[:] = 0.0
+
+    def replay(self, actions) -> None:
+        """Apply the same action sequence to every game in one jitted call: actions[0] to every live
+        game, then actions[1], ... (games that are done skip the rest), as that many ``step`` calls
+        with a constant action would. Change cards (59) and a match's next deal need the generator and
+        are refused (use ``step``). An illegal action raises ValueError naming the game and the step;
+        then no game moves. ``rewards`` holds what the last action gave."""
+        acts = np.asarray(actions)
+        if acts.ndim != 1 or not (np.issubdtype(acts.dtype, np.integer) or acts.size == 0):
+            raise ValueError(f"actions must be a 1-d int sequence, got {acts.dtype} {acts.shape}")
+        if self._eps[0] is None:
+            raise ValueError("call reset() first")
+        work = self._st.copy()
+        k, b, why = K.replay_batch(work, self._cfg, np.ascontiguousarray(acts, dtype=np.int64))
+        if why:
+            a = int(acts[k])
+            reason = {1: "is illegal", 2: "(change cards) needs the generator: use step()",
+                      3: "ends the bazi into the next deal of the match: use step()"}[int(why)]
+            raise ValueError(f"game {b}: replayed action {k} ({a}) {reason}; no game was stepped")
+        self._st = work
+        if acts.size:
+            self.rewards[:] = work["rewards"]
+
+    @property
+    def records(self) -> np.ndarray:
+        """The state record array (one record per game, layout courtpiece_env/state.py), for jitted
+        tools such as search rollouts. Writing to it changes the games."""
+        return self._st
+
     def _kernel_current_player(self):
         return self._st["actor"].copy()
 

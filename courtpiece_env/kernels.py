@@ -882,3 +882,77 @@ def result_fields(st, b, out):
     out[8] = s.res_match_winner
     for i in range(4):
         out[9 + i] = np.int64(s.rewards[i])
+
+
+# ---------------------------------------------------------------------------------------------
+# array deal injection and common-prefix replay (BatchGame.reset(hands=...), BatchGame.replay)
+# ---------------------------------------------------------------------------------------------
+
+@njit(cache=True, error_model="numpy")
+def check_orders(orders):
+    """-1 when every orders[b] (int [4, 13]) holds each of the 52 cards once, else the first bad b."""
+    for b in range(orders.shape[0]):
+        m = ZERO
+        for seat in range(4):
+            for i in range(13):
+                c = orders[b, seat, i]
+                if c < 0 or c > 51:
+                    return b
+                m |= _b(c)
+        if m != np.uint64((1 << 52) - 1):
+            return b
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def inject_batch(st, cfg, orders, dealers):
+    """Game b: a fresh bazi episode dealt from orders[b] with dealer dealers[b] (the state a
+    deal-injected reset leaves: score 0, no streak, bazi 0, no rewards)."""
+    order = np.empty((4, 13), np.int8)
+    for b in range(st.shape[0]):
+        s = st[b]
+        s.score[0] = 0
+        s.score[1] = 0
+        s.streak_team = -1
+        s.streak_count = 0
+        s.bazi_index = 0
+        for i in range(4):
+            s.rewards[i] = 0.0
+        for seat in range(4):
+            for i in range(13):
+                order[seat, i] = orders[b, seat, i]
+        start_bazi(s, cfg, order, dealers[b])
+
+
+@njit(cache=True, error_model="numpy")
+def replay_batch(st, cfg, actions):
+    """Apply actions[0], actions[1], ... to every live game in turn (one action for all games per
+    step; games that are done ignore the rest). Returns (k, b, why): (-1, -1, 0) when all went well,
+    else the first action k that failed in game b, why = 1 illegal, 2 change cards (needs the
+    generator: use step()), 3 the bazi ended into a match's next deal (use step()). The state is
+    then partly stepped, so callers run this on a copy."""
+    n = st.shape[0]
+    dummy = np.zeros((4, 13), np.int8)
+    for k in range(actions.shape[0]):
+        a = actions[k]
+        for b in range(n):
+            s = st[b]
+            for i in range(4):
+                s.rewards[i] = 0.0
+            if s.actor < 0:
+                continue
+            if a == 59:
+                return k, b, 2
+            if a < 0 or a >= 60:
+                return k, b, 1
+            cards, ex = legal_bits(s, cfg)
+            if a < 52:
+                ok = np.int64((cards >> np.uint64(a)) & ONE)
+            else:
+                ok = (ex >> (a - 52)) & 1
+            if ok == 0:
+                return k, b, 1
+            apply_action(s, cfg, a, dummy)
+            if s.phase == NEED_DEAL:
+                return k, b, 3
+    return -1, -1, 0

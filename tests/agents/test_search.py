@@ -99,3 +99,83 @@ def test_pimc_plays_legal_moves_and_reports_throughput():
     if obs["action_mask"].sum() > 1:
         assert agent.stats["searched"] == 1 and agent.stats["games"] > 0 and agent.rollouts_per_s > 0
         assert agent.last["rollouts_per_s"] > 0 and set(agent.last["values"]) == set(np.flatnonzero(obs["action_mask"]))
+
+
+@pytest.mark.parametrize("variant,extra", VARIANTS)
+def test_fast_sampler_agrees_with_everything_public(variant, extra):
+    """Situation.sample_orders (jitted sampler + deal orders) keeps the constraints of ``sample``,
+    and BatchGame.reset(hands=...) + replay reaches the searcher's information set."""
+    require("courtpiece")
+    config = {"variant": variant, **extra}
+    checked = 0
+    for seed in range(12):
+        env, seat = _random_state(variant, extra, seed)
+        if env is None:
+            continue
+        raw = env.unwrapped
+        ps = raw.public_state()
+        obs = env.observe(raw.possible_agents[seat])
+        sit = Situation(ps, seat, obs["observation"], config)
+        orders = sit.sample_orders(8, seed)
+        assert orders.shape == (8, 4, 13)
+        my_cards = {card_index(c) for c in raw.hand(seat)}
+        for o in orders:
+            assert sorted(o.ravel().tolist()) == list(range(52))
+            for s in range(4):
+                held = set(o[s].tolist()) - set(sit.played[s])
+                assert set(sit.played[s]) <= set(o[s].tolist())
+                assert len(held) == ps["hand_sizes"][s]
+                assert all(c // 13 not in sit.voids[s] for c in held)
+            assert set(o[seat].tolist()) - set(sit.played[seat]) == my_cards
+            assert set(o[seat, :5].tolist()) == set(sit.my_first5)
+            if variant in ("single_sar", "double_sar") and ps["caller"] is not None:
+                assert any(c // 13 == ps["trump"] for c in o[ps["caller"], :5])      # CP-3.2
+        g = make_batch("courtpiece", len(orders), **config)
+        g.reset(hands=orders, dealers=ps["dealer"])
+        g.replay(sit.history())
+        assert (g.current_player == seat).all()
+        assert np.array_equal(g.legal_mask(), np.repeat(obs["action_mask"][None].astype(np.uint8), len(orders), 0))
+        assert np.allclose(g.observe(), obs["observation"][None])
+        checked += 1
+    assert checked >= 6
+
+
+@pytest.mark.parametrize("variant", ["single_sar", "mendi_coat", "be_rang", "double_sar"])
+def test_heuristic_card_kernel_equals_the_heuristic(variant):
+    """heuristic_card (the rollout policy) plays exactly CourtPieceHeuristic's card, on states reached
+    by a mix of random and heuristic play."""
+    require("courtpiece")
+    from agents.courtpiece_heuristic import CourtPieceHeuristic
+    from agents.search import heuristic_cards_batch
+
+    h = CourtPieceHeuristic("courtpiece", 0)
+    g = make_batch("courtpiece", 24, variant=variant)
+    g.reset(seed=1)
+    rng = np.random.default_rng(2)
+    checked = 0
+    while not g.done.all():
+        m, obs = g.legal_mask(), g.observe()
+        out = np.zeros(g.n, np.int64)
+        heuristic_cards_batch(g.records, g._cfg, out)
+        for b in np.flatnonzero(out >= 0):
+            if m[b].sum() > 1:
+                assert h.act(obs[b], m[b]) == out[b]
+                checked += 1
+        u = rng.random(m.shape)
+        u[m == 0] = -1.0
+        g.step(np.where((out >= 0) & (rng.random(g.n) < 0.5), out, u.argmax(axis=1)))
+    assert checked > 300
+
+
+def test_pimc_heuristic_rollouts_mendi_coat_and_policy_checks():
+    require("courtpiece")
+    env, seat = _random_state("mendi_coat", {}, 5)
+    agent = PIMCAgent("courtpiece", seed=0, samples=4, env_config={"variant": "mendi_coat"})
+    agent.observe_env(env, seat)
+    obs = env.observe(env.agent_selection)
+    a = agent.act(obs["observation"], obs["action_mask"])
+    assert obs["action_mask"][a] == 1
+    assert agent.decisions_per_s >= 0
+    for bad in (dict(policy="greedy"), dict(eps=2.0), dict(samples=0)):
+        with pytest.raises(ValueError):
+            PIMCAgent("courtpiece", **bad)
