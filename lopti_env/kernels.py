@@ -1475,6 +1475,385 @@ def volunteer_next(g, cfg, carry, dk, cn):
 
 
 # ---------------------------------------------------------------------------------------------
+# random rollouts: a dedicated PLAY-phase loop (no made rule ACTIVE), state in locals
+# ---------------------------------------------------------------------------------------------
+
+M13 = np.uint64(0x1FFF)
+
+
+@njit(inline="always", cache=True)
+def legal_one(r, k, pile_n, chain, t, tc, run, cr, lr, lbc, ss):
+    """is_legal (LO-4.1) on table values held in locals."""
+    if pile_n == 0:
+        return True
+    if chain > 0:
+        return r == 1
+    if r == 1:
+        return True
+    if t == lr:
+        if r == cr:
+            return lbc == 0
+        return r <= lr
+    if r == cr or r == lr:
+        return True
+    if r == 0:
+        if t == 0:
+            return k > tc or run + k >= ss
+        return True
+    if r > t:
+        return True
+    if r == t:
+        return k > tc or run + k >= ss
+    return False
+
+
+@njit(cache=True)
+def fast_play(g, cfg, rng, log, pos):
+    """Random legal moves of the PLAY phase until the round ends (the round end itself is left to
+    the caller: returns (moves made, 1 = the round ends / 2 = it ends truncated, next log position)).
+
+    The same game as step_game + play_mask with no made rule ACTIVE (no hook can fire): the legal
+    actions are counted in play_mask's order (ranks ascending, counts ascending, flips by slot, pickup
+    last) from bit-sliced rank counts, the same generator draw picks the same index, and the move
+    runs the LO-5.1 pipeline without hooks. Hands, table and counters live in locals; the record is
+    written back on exit. tests/lopti/test_fast_rollout.py checks the equivalence game by game.
+    """
+    maxm = cfg[C_MAXMOVES]
+    pte = cfg[C_PTE]
+    cr = np.int64(g.sw[S_CR])
+    lr = np.int64(g.sw[S_LR])
+    lbc = np.int64(g.sw[S_LBC])
+    ss = np.int64(g.sw[S_SS])
+    db = np.int64(g.sw[S_DB])
+    dm = g.sw[S_DM]
+    vp = g.sw[S_VP]
+    cem = g.sw[S_CEM]
+    logging = log.shape[0] > 0
+    hand = np.empty(5, np.uint64)
+    known = np.empty(5, np.uint64)
+    upb = 0  # bit s: seat s has a face-up card
+    downb = 0  # bit 3s+j: face-down slot j of seat s holds a card
+    actb = 0  # bit s: seat s is active
+    for s in range(5):
+        hand[s] = g.hand[s]
+        known[s] = g.known[s]
+        if has_up(g, s):
+            upb |= 1 << s
+        for j in range(3):
+            if g.down[s, j] >= 0:
+                downb |= 1 << (3 * s + j)
+        if g.active[s]:
+            actb |= 1 << s
+    a = np.int64(g.actor)
+    first = g.move_kind == 0
+    moves = np.int64(g.moves)
+    pile_n = np.int64(g.pile_n)
+    n_plays = np.int64(g.n_plays)
+    t = np.int64(g.top_rank)
+    tc = np.int64(g.top_cnt)
+    run = np.int64(g.run)
+    chain = np.int64(g.chain)
+    gone = g.gone
+    pilem = U0
+    for i in range(pile_n):
+        pilem |= cbit(g.pile[i])
+    draw_pos = np.int64(g.draw_pos)
+    draw_n = np.int64(g.draw_n)
+    clears = np.int64(g.clears)
+    lc_seat = np.int64(g.lc_seat)
+    lc_cause = np.int64(g.lc_cause)
+    lc_n = np.int64(g.lc_n)
+    n_out = np.int64(g.n_out)
+    winner = np.int64(g.winner)
+    for s in range(5):
+        g.rewards[s] = 0.0
+    count = 0
+    turned = False
+    result = 0
+    while True:
+        # ---- the legal actions, counted (section 4.2) -------------------------------------
+        h = hand[a]
+        if h != U0:
+            ha = h & M13
+            hb = (h >> np.uint64(13)) & M13
+            hc = (h >> np.uint64(26)) & M13
+            hd = (h >> np.uint64(39)) & M13
+            ab = ha & hb
+            cd = hc & hd
+            aob = ha | hb
+            cod = hc | hd
+            ge1 = aob | cod
+            ge2 = ab | cd | (aob & cod)
+            ge3 = (ab & cod) | (cd & aob)
+            ge4 = ab & cd
+            sp = -1
+            if pile_n == 0:  # LO-4.1 line 2
+                fr = M13
+            elif chain > 0:  # line 1
+                fr = np.uint64(2)
+            elif t == lr:  # line 4 (3s by line 3)
+                fr = ((U1 << np.uint64(lr + 1)) - U1) & ~(U1 << np.uint64(cr))
+                if lbc == 0:
+                    fr |= U1 << np.uint64(cr)
+            else:  # lines 3, 5, 6, 7; line 8 (and 6 on a 2) for rank t by count
+                fr = (M13 >> np.uint64(t + 1)) << np.uint64(t + 1)
+                fr |= np.uint64(2) | (U1 << np.uint64(cr)) | (U1 << np.uint64(lr))
+                if t != 0:
+                    fr |= U1
+                if t != cr:
+                    sp = t
+            nplay = np.int64(popcount(fr & ge1) + popcount(fr & ge2) + popcount(fr & ge3) + popcount(fr & ge4))
+            kmin = 0
+            csp = 0
+            if sp >= 0:
+                csp = rcount(h, sp)
+                kmin = min(tc + 1, ss - run)
+                if csp >= kmin:
+                    nplay += csp - kmin + 1
+                else:
+                    sp = -1
+            pick = pile_n > 0 and (chain > 0 or vp == 1 or nplay == 0)
+            idx = rng_below(rng, 0, nplay + (1 if pick else 0))
+            if idx >= nplay:
+                act = ACT_PICKUP
+            else:
+                lst = fr & ge1
+                if sp >= 0:
+                    lst |= U1 << np.uint64(sp)
+                act = -1
+                while True:
+                    r = np.int64(lowest_bit(lst))
+                    lst &= lst - U1
+                    if r == sp:
+                        lo = kmin
+                        nr = csp - kmin + 1
+                    else:
+                        lo = 1
+                        nr = rcount(h, r)
+                    if idx < nr:
+                        act = 4 * r + lo + idx - 1
+                        break
+                    idx -= nr
+        else:  # blind stage: flips by slot, then pickup
+            ds = (downb >> (3 * a)) & 7
+            nfl = (ds & 1) + ((ds >> 1) & 1) + ((ds >> 2) & 1)
+            pick = pile_n > 0 and (chain > 0 or vp == 1)
+            idx = rng_below(rng, 0, nfl + (1 if pick else 0))
+            if idx >= nfl:
+                act = ACT_PICKUP
+            else:
+                j = 0
+                while True:
+                    if (ds >> j) & 1:
+                        if idx == 0:
+                            break
+                        idx -= 1
+                    j += 1
+                act = 53 + j
+        if logging and pos < log.shape[0]:
+            log[pos] = act
+            pos += 1
+        count += 1
+        moves += 1
+        # ---- the move (LO-5.1, no hooks) -------------------------------------------------
+        end = True
+        if act == ACT_PICKUP:
+            hand[a] |= pilem
+            known[a] |= pilem
+            pilem = U0
+            pile_n = 0
+            n_plays = 0
+            t = -1
+            tc = 0
+            run = 0
+            chain = 0
+        else:
+            from_hand = act < 52
+            card = -1
+            ok = True
+            if from_hand:
+                r = act >> 2
+                k = (act & 3) + 1
+            else:
+                j = act - 53
+                card = np.int64(g.down[a, j])
+                g.down[a, j] = -1
+                downb &= ~(1 << (3 * a + j))
+                r = card % 13
+                k = 1
+                ok = legal_one(r, 1, pile_n, chain, t, tc, run, cr, lr, lbc, ss)
+            pile_before = pile_n
+            if not ok or r != 1:
+                if ok:
+                    chain = 0
+                g.play_start[n_plays] = pile_n
+                g.play_rank[n_plays] = r
+                g.play_cnt[n_plays] = k
+                g.play_seat[n_plays] = a
+                n_plays += 1
+                if pile_n > 0 and t == r:
+                    run += k
+                else:
+                    run = k
+                t = r
+                tc = k
+            if not ok:  # failed flip (LO-8.2): onto the pile, then the pickup
+                g.pile[pile_n] = card
+                pilem |= cbit(card)
+                hand[a] |= pilem
+                known[a] |= pilem
+                pilem = U0
+                pile_n = 0
+                n_plays = 0
+                t = -1
+                tc = 0
+                run = 0
+                chain = 0
+            else:
+                if from_hand:  # take_rank: known cards first, then ascending suit (section 4.3)
+                    m = hand[a] & RANK_MASK[r]
+                    kn = m & known[a]
+                    taken = U0
+                    cnt = 0
+                    for p in range(2):
+                        src = kn if p == 0 else (m & ~kn)
+                        while src != U0 and cnt < k:
+                            c = np.int64(lowest_bit(src))
+                            src &= src - U1
+                            taken |= cbit(c)
+                            if r != 1:
+                                g.pile[pile_n] = c
+                                pile_n += 1
+                            cnt += 1
+                    hand[a] &= ~taken
+                    known[a] &= ~taken
+                else:
+                    taken = cbit(card)
+                    if r != 1:
+                        g.pile[pile_n] = card
+                        pile_n += 1
+                if r == 1:
+                    gone |= taken
+                    chain += k
+                else:
+                    pilem |= taken
+                went_out = False
+                wait_out = False
+                if hand[a] == U0 and (upb >> a) & 1 == 0 and (downb >> (3 * a)) & 7 == 0:
+                    if first and from_hand and draw_n > 0:
+                        wait_out = True
+                    else:
+                        went_out = True
+                cause = 0
+                if r == 1:
+                    if chain >= ss:
+                        if pile_before > 0:
+                            cause = 3
+                        else:
+                            chain = 0  # LO-5.3 ruling
+                elif r == cr:
+                    cause = 1
+                elif run >= ss:
+                    cause = 2
+                if cause > 0:  # LO-6.2
+                    for i in range(pile_n):
+                        g.lc_cards[i] = g.pile[i]
+                    gone |= pilem
+                    lc_n = pile_n
+                    pilem = U0
+                    pile_n = 0
+                    n_plays = 0
+                    t = -1
+                    tc = 0
+                    run = 0
+                    chain = 0
+                    clears += 1
+                    lc_seat = a
+                    lc_cause = cause
+                if not went_out:
+                    if first and draw_n > 0:  # LO-7.1
+                        hs = np.int64(popcount(hand[a]))
+                        if hs < db:
+                            nd = 1 if dm == 0 else db - hs
+                            for _ in range(nd):
+                                if draw_n <= 0:
+                                    break
+                                hand[a] |= cbit(g.draw[draw_pos])
+                                draw_pos += 1
+                                draw_n -= 1
+                    if wait_out and hand[a] == U0:
+                        went_out = True
+                if went_out:  # LO-9.1
+                    actb &= ~(1 << a)
+                    g.active[a] = 0
+                    g.place[a] = n_out
+                    g.out_order[n_out] = a
+                    n_out += 1
+                    if winner < 0:
+                        winner = a
+                else:
+                    if hand[a] == U0 and (upb >> a) & 1:  # LO-8.1 takeover
+                        for j in range(3):
+                            c = g.up[a, j]
+                            if c >= 0:
+                                hand[a] |= cbit(c)
+                                known[a] |= cbit(c)
+                                g.up[a, j] = -1
+                        upb &= ~(1 << a)
+                    if cause > 0 and cem == 1:  # LO-6.3 extra move
+                        first = False
+                        end = False
+                        if moves >= maxm:
+                            result = 2
+                            break
+        if end:  # LO-3.5
+            if pte == 1:
+                if popcount(np.uint64(actb)) <= 1:
+                    result = 1
+                    break
+            elif n_out >= 1:
+                result = 1
+                break
+            if moves >= maxm:
+                result = 2
+                break
+            others = actb & ~(1 << a)
+            above = others >> (a + 1)
+            if above != 0:
+                a = a + 1 + np.int64(lowest_bit(np.uint64(above)))
+            else:
+                a = np.int64(lowest_bit(np.uint64(others)))
+            first = True
+            turned = True
+    # write back
+    for s in range(5):
+        g.hand[s] = hand[s]
+        g.known[s] = known[s]
+    if turned:
+        for i in range(8):
+            g.fired[i] = 0
+    g.actor = a
+    g.move_kind = 0 if first else 1
+    g.moves = moves
+    g.pile_n = pile_n
+    g.n_plays = n_plays
+    g.top_rank = t
+    g.top_cnt = tc
+    g.run = run
+    g.chain = chain
+    g.gone = gone
+    g.draw_pos = draw_pos
+    g.draw_n = draw_n
+    g.clears = clears
+    g.lc_seat = lc_seat
+    g.lc_cause = lc_cause
+    g.lc_n = lc_n
+    g.n_out = n_out
+    g.winner = winner
+    return count, result, pos
+
+
+# ---------------------------------------------------------------------------------------------
 # entry points
 # ---------------------------------------------------------------------------------------------
 
@@ -1565,13 +1944,29 @@ def refresh_mask(st, b, cfg):
 
 
 @njit(cache=True)
-def rollout_game(g, cfg, carry, dk, cn, rng0, b):
+def rollout_game(g, cfg, carry, dk, cn, rng0, b, fast, log):
+    """Random legal play to the end of game b. With fast, PLAY phases without an ACTIVE made rule run
+    in fast_play (the same game, move for move); the rest goes through step_game. A non-empty log
+    receives the actions played (tests)."""
     rng = np.empty(1, np.uint64)  # a private generator: no cache line shared between threads
     rng[0] = rng0[b]
     total = 0
+    fast_moves = 0
+    pos = 0
+    logging = log.shape[0] > 0
     g.mask_off = 1  # the random policy reads only the legal list
     while g.actor >= 0:
+        if fast and g.phase == PLAY and not any_rule(g, cfg):
+            k, res, pos = fast_play(g, cfg, rng, log, pos)
+            total += k
+            fast_moves += k
+            finish_round(g, cfg, carry, dk, cn, res == 2)
+            compute_mask(g, cfg)
+            continue
         a = g.legal[rng_below(rng, 0, g.n_legal)]
+        if logging and pos < log.shape[0]:
+            log[pos] = a
+            pos += 1
         step_game(g, cfg, carry, dk, cn, a)
         total += 1
     g.mask_off = 0
@@ -1579,7 +1974,7 @@ def rollout_game(g, cfg, carry, dk, cn, rng0, b):
     for i in range(140):
         g.mask[i] = 0
     compute_mask(g, cfg)
-    return total
+    return total, fast_moves
 
 
 @njit(cache=True, parallel=True)
@@ -1588,9 +1983,25 @@ def rollout_random(st, cfg, carry, decks, coins, seed):
     n_games = st.shape[0]
     rng = seed_generators(seed, n_games)
     counts = np.zeros(n_games, np.int64)
+    nolog = np.empty(0, np.int16)
     for b in prange(n_games):
-        counts[b] = rollout_game(st[b], cfg, carry, decks[b], coins[b], rng, b)
+        counts[b] = rollout_game(st[b], cfg, carry, decks[b], coins[b], rng, b, True, nolog)[0]
     return counts.sum()
+
+
+@njit(cache=True)
+def rollout_logged(st, cfg, carry, decks, coins, seed, fast, logs):
+    """rollout_random game by game with the fast PLAY loop on or off, actions into logs[b] (tests:
+    the fast loop must play exactly the games of the general step). Returns int64[B, 2]: actions
+    played, and how many of them fast_play chose."""
+    n_games = st.shape[0]
+    rng = seed_generators(seed, n_games)
+    counts = np.zeros((n_games, 2), np.int64)
+    for b in range(n_games):
+        total, fast_moves = rollout_game(st[b], cfg, carry, decks[b], coins[b], rng, b, fast, logs[b])
+        counts[b, 0] = total
+        counts[b, 1] = fast_moves
+    return counts
 
 
 @njit(cache=True)
