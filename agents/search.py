@@ -6,7 +6,10 @@ At each card-play decision the agent
    (they were in its hand), each seat's hand size, the voids a seat showed by failing to follow suit
    (it can never hold that suit again), and the trump call (CP-3.2: the caller's first five held a
    card of the suit he named). Its own 13 cards and first five come from its observation; no private
-   state of other seats is read. Sampling is a jitted kernel (``sample_hidden``);
+   state of other seats is read. Sampling is a jitted kernel (``sample_hidden``). With ``infer`` > 1
+   it draws ``infer`` times as many deals and keeps those in which the other seats' past card plays
+   differ least from what the heuristic would have played there (``replay_mismatches``): a model of
+   the other players that sharpens the guess at their hands;
 2. **replays the public history** on the sampled deals: they are injected as card arrays with
    ``BatchGame.reset(hands=..., dealers=...)`` and the public action sequence (the pass and the call,
    every card played so far) is applied to all of them in one jitted ``BatchGame.replay`` call, so
@@ -22,7 +25,12 @@ At each card-play decision the agent
    difference over the same sampled deals (else the heuristic's card, so sampling noise does not
    override it).
 
-Bidding, hiding and the other non-play decisions use the Court Piece heuristic, as do positions
+**Trump calls** (Single and Double Sar) are searched the same way: ``call_samples`` deals that keep
+the caller's first five (everything else, his own eight cards to come included, uniformly at random),
+each legal call (and the pass) played out, the partner's call after a pass made by the heuristic's rule
+(``heuristic_call``), the same ``z`` test against the heuristic's call.
+
+Hiding and the other non-play decisions use the Court Piece heuristic, as do positions
 the sampler cannot reconstruct from the public record (Chhupa Rang and Band face-down cards, a
 timed-out call, a changed trump or changed cards, match episodes) — ``fallbacks`` counts them.
 ``stats`` totals the games rolled out (``rollouts_per_s`` over all searched decisions) and ``last``
@@ -37,12 +45,12 @@ import numpy as np
 from numba import njit
 
 from agents.base import Agent, legal_actions
-from agents.courtpiece_heuristic import FIRST5, HAND, CourtPieceHeuristic
+from agents.courtpiece_heuristic import FIRST5, HAND, PASS_BELOW, CourtPieceHeuristic
 from cardzoo.cards import SUIT_MASKS, card_index, highest_bit, lowest_bit, popcount, rng_below, seed_generators
 from cardzoo.registry import make_batch
 from courtpiece_env.config import BE_RANG, C_BAND, C_VARIANT, MENDI_COAT
 from courtpiece_env.kernels import apply_action, legal_bits
-from courtpiece_env.state import PLAY
+from courtpiece_env.state import CALL, PLAY
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
@@ -50,6 +58,7 @@ TEN = 8
 TENS = np.uint64(sum(1 << (13 * s + TEN) for s in range(4)))
 HONOUR10 = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 6, 10, 15], np.int64)   # suit_score x 10 (J .3 .. A 1.5)
 POLICIES = ("heuristic", "random")
+PASS_BELOW10 = int(round(PASS_BELOW * 10))
 
 
 def _cards(texts) -> list[int]:
@@ -261,6 +270,33 @@ def heuristic_card(s, cfg, p, cards):
 
 
 @njit(cache=True)
+def heuristic_call(s, cfg, p, ex):
+    """CourtPieceHeuristic._call for seat p (ex: the legal extras, bit k = action 52 + k): the allowed
+    suit with the best length + honours score over p's first five (ties to the lower suit); pass
+    when that is below PASS_BELOW and passing is legal."""
+    f5 = s.first5[p]
+    if f5 == ZERO:
+        f5 = s.hands[p]
+    best = -1
+    bsc = -1
+    for su in range(4):
+        if (ex >> su) & 1 == 0:
+            continue
+        score = 0
+        m = f5 & SUIT_MASKS[su]
+        while m != ZERO:
+            c = np.int64(lowest_bit(m))
+            m &= m - ONE
+            score += 10 + HONOUR10[c - 13 * su]
+        if score > bsc:
+            bsc = score
+            best = su
+    if (ex >> 4) & 1 and bsc < PASS_BELOW10:
+        return np.int64(56)
+    return np.int64(52 + best)
+
+
+@njit(cache=True)
 def heuristic_cards_batch(st, cfg, out):
     """heuristic_card for the seat to act in every game (-1 where no card is legal or none acts)."""
     for b in range(st.shape[0]):
@@ -276,7 +312,8 @@ def heuristic_cards_batch(st, cfg, out):
 @njit(cache=True)
 def playout(st, cfg, first, seat, eps, seed, out):
     """Game b: apply first[b], then play to the end — every seat by heuristic_card, a uniformly random
-    legal action with probability eps (eps >= 1: uniform random play); out[b] = the reward of `seat`
+    legal action with probability eps (eps >= 1: uniform random play); a trump call by heuristic_call,
+    other non-play decisions uniformly at random; out[b] = the reward of `seat`
     over the playout. Bazi episodes (a match's next deal is never reached)."""
     n = st.shape[0]
     rng = seed_generators(seed, 1)
@@ -290,7 +327,10 @@ def playout(st, cfg, first, seat, eps, seed, out):
         total = np.float64(s.rewards[seat])
         while s.actor >= 0:
             cards, ex = legal_bits(s, cfg)
-            if s.phase != PLAY or ex != 0 or cards == ZERO or (eps > 0.0 and (rng_next_hi(rng) <= thr)):
+            rnd = eps > 0.0 and rng_next_hi(rng) <= thr
+            if s.phase == CALL and not rnd:
+                a = heuristic_call(s, cfg, np.int64(s.actor), ex)
+            elif s.phase != PLAY or ex != 0 or cards == ZERO or rnd:
                 nc = np.int64(popcount(cards))
                 r = rng_below(rng, 0, nc + np.int64(popcount(np.uint64(ex))))
                 if r < nc:
@@ -310,6 +350,26 @@ def playout(st, cfg, first, seat, eps, seed, out):
             apply_action(s, cfg, a, dummy)
             total += s.rewards[seat]
         out[b] = total
+
+
+@njit(cache=True)
+def replay_mismatches(st, cfg, actions, me, out):
+    """Replay the public actions on every game (legal by construction) and count, per game, the
+    card plays of the other seats that differ from heuristic_card there (plays with one legal card
+    do not count): how far each sampled deal is from one in which the others played by the
+    heuristic's rules."""
+    dummy = np.zeros((4, 13), np.int8)
+    for b in range(st.shape[0]):
+        s = st[b]
+        cnt = 0
+        for k in range(actions.shape[0]):
+            a = actions[k]
+            if s.phase == PLAY and s.actor != me and a < 52:
+                cards, ex = legal_bits(s, cfg)
+                if (cards & (cards - ONE)) != ZERO and heuristic_card(s, cfg, np.int64(s.actor), cards) != a:
+                    cnt += 1
+            apply_action(s, cfg, a, dummy)
+        out[b] = cnt
 
 
 @njit(inline="always", cache=True)
@@ -473,6 +533,38 @@ class Situation:
         self.hand_sizes = list(ps["hand_sizes"])
         self.supported = self._supported(ps)
 
+    def call_supported(self, ps) -> str | None:
+        """None when a trump call by the searching seat can be searched (Single / Double Sar, bazi
+        episode, nothing but the call sequence so far), else the reason."""
+        if ps["phase"] != "call":
+            return "not a call"
+        if self.variant not in ("single_sar", "double_sar"):
+            return "no call in this variant"
+        if self.config.get("episode", "bazi") != "bazi":
+            return "match episode"
+        if any(ps["change_cards_used"]):
+            return "changed cards"
+        return None
+
+    def call_history(self) -> list[int]:
+        """The public actions from the deal to a pending trump call."""
+        return ([56] * 4 if self.config.get("change_cards", False) else []) + ([56] if self.passed else [])
+
+    def sample_call_orders(self, k: int, rng: np.random.Generator) -> np.ndarray:
+        """k deals for a pending trump call: the searcher's first five as dealt, the 47 other cards
+        (its own 8 still to come and the other hands) uniformly at random."""
+        me = self.seat
+        first = sorted(self.my_first5 or self.my_hand)
+        rest = np.array([c for c in range(52) if c not in set(first)], np.int64)
+        perm = rest[np.argsort(rng.random((k, len(rest))), axis=1)]
+        out = np.zeros((k, 4, 13), np.int64)
+        out[:, me, :5] = first
+        out[:, me, 5:] = perm[:, :8]
+        others = [s for s in range(4) if s != me]
+        for i, s in enumerate(others):
+            out[:, s, :] = perm[:, 8 + 13 * i:8 + 13 * (i + 1)]
+        return out
+
     def _supported(self, ps) -> str | None:
         """None when the history can be replayed, else the reason it cannot."""
         if ps["phase"] != "play":
@@ -608,7 +700,10 @@ class PIMCAgent(Agent):
     sampled per decision), ``rollouts`` (playouts per sample and action), ``policy`` ("heuristic" or
     "random"), ``eps`` (random-move rate of heuristic rollouts), ``z``: the search overrides the
     heuristic's card only when its paired advantage over the same sampled deals exceeds ``z``
-    standard errors (``z=0``: pure arg-max)."""
+    standard errors (``z=0``: pure arg-max). ``call_samples``: deals sampled for a trump call of
+    Single / Double Sar (0: the heuristic calls). ``infer``: draw ``infer x samples`` deals and keep
+    the ``samples`` most consistent with the other seats having played by the heuristic's rules
+    (1: no inference)."""
 
     name = "pimc"
     needs_env = True
@@ -616,20 +711,21 @@ class PIMCAgent(Agent):
 
     def __init__(self, game: str | None = "courtpiece", seed: int | None = None, samples: int = 64,
                  rollouts: int = 1, policy: str = "heuristic", eps: float = 0.0, z: float = 1.0,
-                 env_config: dict | None = None):
+                 call_samples: int = 256, infer: int = 4, env_config: dict | None = None):
         super().__init__(game, seed)
-        if samples < 1 or rollouts < 1:
-            raise ValueError("samples and rollouts must be >= 1")
+        if samples < 1 or rollouts < 1 or call_samples < 0 or infer < 1:
+            raise ValueError("samples, rollouts and infer must be >= 1, call_samples >= 0")
         if policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(map(repr, POLICIES))}, not {policy!r}")
         if not 0.0 <= eps <= 1.0:
             raise ValueError(f"eps must be in [0, 1], got {eps!r}")
-        self.samples, self.rollouts = int(samples), int(rollouts)
+        self.samples, self.rollouts, self.call_samples = int(samples), int(rollouts), int(call_samples)
+        self.infer = int(infer)
         self.policy, self.eps, self.z = policy, float(eps), float(z)
         self.env_config = dict(env_config) if env_config is not None else None
         self.fallback = CourtPieceHeuristic(game, seed)
         self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "games": 0, "seconds": 0.0,
-                      "overrides": 0}
+                      "overrides": 0, "calls": 0, "mismatch": 0.0}
         self.last: dict = {}          # the latest searched decision: games, seconds, rollouts/s, values
         self._batch = {}
 
@@ -663,15 +759,23 @@ class PIMCAgent(Agent):
         ps = self.env.unwrapped.public_state()
         cfg = self._config()
         sit = Situation(ps, self.seat, observation, cfg)
-        if sit.supported is not None or any(a >= 52 for a in legal):
+        t0 = time.perf_counter()
+        if self.call_samples and sit.call_supported(ps) is None and all(52 <= a <= 56 for a in legal):
+            orders = sit.sample_call_orders(self.call_samples, self.rng)
+            history = sit.call_history()
+            self.stats["calls"] += 1
+        elif sit.supported is not None or any(a >= 52 for a in legal):
             self.stats["fallbacks"] += 1
             return int(h)
-        t0 = time.perf_counter()
-        orders = sit.sample_orders(self.samples, int(self.rng.integers(2**31)))
+        else:
+            history = sit.history()
+            orders = sit.sample_orders(self.samples * max(1, self.infer), int(self.rng.integers(2**31)))
+            if self.infer > 1 and len(orders) > self.samples:
+                orders = self._likely(orders, sit, history, cfg)
         if len(orders) == 0:
             self.stats["fallbacks"] += 1
             return int(h)
-        values, per_game = self.evaluate(sit, orders, legal, cfg)
+        values, per_game = self.evaluate(sit, orders, legal, cfg, history)
         choice = max(values, key=lambda a: (values[a], a == h, -a))
         if choice != h and h in per_game:
             # keep the heuristic's card unless the search is confident: paired over the same deals
@@ -688,6 +792,18 @@ class PIMCAgent(Agent):
         self.stats["overrides"] += int(choice != h)
         return int(choice)
 
+    def _likely(self, orders: np.ndarray, sit: Situation, history: list, cfg: dict) -> np.ndarray:
+        """The ``samples`` deals (of ``infer`` x as many drawn) in which the other seats' past plays
+        differ least from the heuristic's choices (ties: in drawing order, which is random)."""
+        g = self._game(len(orders), cfg)
+        g.reset(seed=0, hands=orders, dealers=sit.dealer)
+        work = g.records.copy()
+        cnt = np.zeros(len(orders), np.int64)
+        replay_mismatches(work, g._cfg, np.asarray(history, np.int64), sit.seat, cnt)
+        keep = np.argsort(cnt, kind="stable")[:self.samples]
+        self.stats["mismatch"] += float(cnt[keep].mean())
+        return orders[keep]
+
     def _game(self, k: int, cfg: dict):
         key = (k, tuple(sorted(cfg.items())))
         g = self._batch.get(key)
@@ -697,13 +813,13 @@ class PIMCAgent(Agent):
             g = self._batch[key] = make_batch("courtpiece", k, **cfg)
         return g
 
-    def evaluate(self, sit: Situation, orders: np.ndarray, legal, cfg: dict):
+    def evaluate(self, sit: Situation, orders: np.ndarray, legal, cfg: dict, history: list | None = None):
         """Mean reward of the agent's seat after each legal action over the sampled deals (``orders``,
         [k, 4, 13]) x rollouts, and the per-deal means {action: float[k]} (paired over deals)."""
         k, a_n, r_n = len(orders), len(legal), self.rollouts
         g = self._game(k, cfg)
         g.reset(seed=0, hands=orders, dealers=sit.dealer)
-        g.replay(sit.history())
+        g.replay(sit.history() if history is None else history)
         work = np.repeat(g.records, a_n * r_n)
         first = np.tile(np.repeat(np.asarray(legal, np.int64), r_n), k)
         out = np.zeros(len(work), np.float64)

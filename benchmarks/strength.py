@@ -18,7 +18,7 @@ rotation):
 Columns: deals, wins-ties-losses of A, A's duplicate win rate (a tie counts one half) with a Wilson
 95% interval, and A's mean duplicate score minus B's (per deal, in the game's reward units) with a
 normal 95% interval. Search rows play on the AEC env (the search reads the public record): they use
-``--search-deals`` deals.
+``--search-deals`` deals (``--chunk N``: in chunks of N, with running totals printed).
 """
 from __future__ import annotations
 
@@ -28,8 +28,10 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 from agents import make_agent, search_class
-from agents.arena import duplicate_match, format_table
+from agents.arena import MatchResult, duplicate_match, format_table
 from cardzoo.registry import list_games
 
 CHECKPOINTS = Path(__file__).resolve().parent.parent / "agents" / "checkpoints"
@@ -76,6 +78,15 @@ def matchups(game: str, pimc: str, config: dict | None = None, search: bool = Tr
     return rows
 
 
+def _merge(parts: list) -> MatchResult:
+    """One MatchResult from consecutive chunks of the same pairing."""
+    first = parts[0]
+    n = [p.deals for p in parts]
+    seconds = {k: sum(p.seconds[k] * m for p, m in zip(parts, n)) / max(1, sum(n)) for k in first.seconds}
+    return MatchResult(first.game, first.a, first.b, np.concatenate([p.diffs for p in parts]), seconds,
+                       sum(p.timeouts for p in parts), sum(p.games_played for p in parts))
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--game", action="append", choices=list(ROW_SETS),
@@ -87,6 +98,9 @@ def main(argv=None) -> int:
     p.add_argument("--no-search", action="store_true", help="skip the (slow) search rows")
     p.add_argument("--no-learned", action="store_true", help="skip the learned-checkpoint rows")
     p.add_argument("--only-search", action="store_true", help="only the search rows")
+    p.add_argument("--chunk", type=int, default=0,
+                   help="play search rows in chunks of this many deals (chunk i from seed + i), printing "
+                        "the running totals after each")
     p.add_argument("--json", default=None, help="also write the rows as JSON")
     args = p.parse_args(argv)
     installed = set(list_games())
@@ -103,13 +117,21 @@ def main(argv=None) -> int:
             a.label = Path(a_spec).name if a_spec.endswith(".pt") else a_spec
             b.label = b_spec
             t0 = time.perf_counter()
-            res = duplicate_match(game, a, b, args.search_deals if slow else args.deals, cfg, seed=args.seed)
-            row = res.row()
-            row["game"] = name
-            row["s/decision A"] = f"{res.seconds[a.label] * 1e3:.2f} ms"
-            row["wall s"] = round(time.perf_counter() - t0, 1)
-            if hasattr(a, "rollouts_per_s"):
-                row["A rollouts/s"] = round(a.rollouts_per_s)
+            total = args.search_deals if slow else args.deals
+            step = args.chunk if args.chunk and slow else total
+            parts = []
+            for i, start in enumerate(range(0, total, step)):
+                # chunk i: deals drawn from seed + i (chunk 0 = the first deals of an unchunked run)
+                parts.append(duplicate_match(game, a, b, min(step, total - start), cfg, seed=args.seed + i))
+                res = _merge(parts)
+                row = res.row()
+                row["game"] = name
+                row["s/decision A"] = f"{res.seconds[a.label] * 1e3:.2f} ms"
+                row["wall s"] = round(time.perf_counter() - t0, 1)
+                if hasattr(a, "rollouts_per_s"):
+                    row["A rollouts/s"] = round(a.rollouts_per_s)
+                if start + step < total:
+                    print("partial:", format_table([row]).splitlines()[-1], flush=True)
             rows.append(row)
             print(format_table([row]), flush=True)
     keys = ["game", "A", "B", "deals", "W-T-L", "win rate A", "score A-B", "s/decision A", "wall s"]

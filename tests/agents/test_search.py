@@ -179,3 +179,39 @@ def test_pimc_heuristic_rollouts_mendi_coat_and_policy_checks():
     for bad in (dict(policy="greedy"), dict(eps=2.0), dict(samples=0)):
         with pytest.raises(ValueError):
             PIMCAgent("courtpiece", **bad)
+
+
+def test_pimc_searches_the_trump_call_and_keeps_the_first_five():
+    require("courtpiece")
+    env = make("courtpiece")
+    env.reset(seed=4)
+    raw = env.unwrapped
+    assert raw.public_state()["phase"] == "call"
+    seat = raw.possible_agents.index(env.agent_selection)
+    obs = env.observe(env.agent_selection)
+    sit = Situation(raw.public_state(), seat, obs["observation"], {})
+    assert sit.call_supported(raw.public_state()) is None and sit.call_history() == []
+    orders = sit.sample_call_orders(6, np.random.default_rng(0))
+    first = sorted(card_index(c) for c in raw.hand(seat))
+    for o in orders:
+        assert sorted(o.ravel().tolist()) == list(range(52)) and sorted(o[seat, :5].tolist()) == first
+    agent = PIMCAgent("courtpiece", seed=0, samples=2, call_samples=8, env_config={})
+    agent.observe_env(env, seat)
+    a = agent.act(obs["observation"], obs["action_mask"])
+    assert obs["action_mask"][a] == 1 and agent.stats["calls"] == 1
+
+
+def test_strength_rows_cover_mendi_coat_and_merge_chunks():
+    require("courtpiece")
+    from benchmarks import strength
+
+    assert strength.ROW_SETS["mendi_coat"] == ("courtpiece", {"variant": "mendi_coat"})
+    rows = strength.matchups("courtpiece", "pimc", {"variant": "mendi_coat"})
+    assert ("heuristic", "random", False) in rows and ("pimc", "heuristic", True) in rows
+    assert not any(r[0].endswith(".pt") for r in rows)          # the checkpoint is a Single Sar one
+    from agents.arena import MatchResult
+
+    parts = [MatchResult("courtpiece", "a", "b", np.array([1.0, 0.0]), {"a": 1.0}),
+             MatchResult("courtpiece", "a", "b", np.array([-1.0]), {"a": 4.0})]
+    m = strength._merge(parts)
+    assert (m.wins, m.ties, m.losses) == (1, 1, 1) and m.seconds["a"] == pytest.approx(2.0)
