@@ -1,6 +1,8 @@
 """`cardzoo train | arena | play`: the agents' commands, registered by ``add_commands(subparsers)``.
 
     cardzoo train courtpiece --variant double_sar --minutes 10 --seed 0 --out runs/cp
+    cardzoo train courtpiece --minutes 10 --ray --workers 4                (rollouts on a local Ray)
+    cardzoo train courtpiece --minutes 60 --ray --address auto            (an existing Ray cluster)
     cardzoo arena courtpiece heuristic random --deals 200
     cardzoo arena courtpiece random heuristic pimc:samples=8,rollouts=4 --deals 20   (ratings)
     cardzoo play courtpiece --seat 0 --opponents heuristic         (you play seat 0 and 2's partner is an agent)
@@ -60,6 +62,14 @@ def add_commands(sub) -> None:
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--threads", type=int, default=1, help="torch threads (the CPU is shared)")
     p.add_argument("--eval-deals", type=int, default=0, help="duplicate deals vs random/heuristic at the end")
+    p.add_argument("--iterations", type=int, default=None, help="stop after this many iterations (not --minutes)")
+    p.add_argument("--ray", action="store_true", help="collect rollouts on Ray actors, one BatchGame each "
+                                                      "(pip install \"cardzoo[ray]\"); a local Ray without --address")
+    p.add_argument("--address", default=None, help="Ray cluster to join (auto, host:6379, ray://host:10001); "
+                                                   "implies --ray")
+    p.add_argument("--workers", type=int, default=None, help="rollout shards (default: 1 locally, every CPU of the "
+                                                             "Ray cluster with --ray); same seed and workers give "
+                                                             "the same run locally and on Ray")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("arena", help="duplicate-deal matches between agents (2 agents) or ratings (3+)")
@@ -92,15 +102,32 @@ def cmd_train(args) -> int:
 
     cfg = env_config(args)
     out = args.out or f"runs/{args.game}-{cfg.get('variant', 'default')}-s{args.seed}"
+    use_ray = args.ray or bool(args.address)
+    if use_ray:
+        from agents.distributed import INSTALL_HINT
+
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise SystemExit(f"cardzoo train --ray: {INSTALL_HINT}") from None
+    if args.iterations is not None and args.iterations < 1:
+        raise SystemExit("--iterations must be at least 1")
+    if args.workers is not None and not 1 <= args.workers <= args.envs:
+        raise SystemExit(f"--workers must be in 1..--envs ({args.envs})")
     tc = TrainConfig(game=args.game, env_config=cfg, seed=args.seed, minutes=args.minutes, n_envs=args.envs,
-                     hidden=args.hidden, lr=args.lr, threads=args.threads)
-    with tqdm(total=int(args.minutes * 60), unit="s", desc=f"train {args.game}") as bar:
-        res = train(tc, out, progress=bar)
+                     hidden=args.hidden, lr=args.lr, threads=args.threads, max_iterations=args.iterations,
+                     workers=args.workers, ray=use_ray, ray_address=args.address)
+    total = args.iterations if args.iterations is not None else int(args.minutes * 60)
+    with tqdm(total=total, unit="it" if args.iterations is not None else "s", desc=f"train {args.game}") as bar:
+        res = train(tc, out, progress=bar, log=bar.write)
     last = res["rows"][-1] if res["rows"] else {}
     evals = [r["eval_vs_random"] for r in res["rows"] if r["eval_vs_random"] != ""]
+    col = res["meta"]["collection"]
     rows = [{"game": args.game, "config": str(cfg or "{}"), "seed": args.seed, "iterations": res["iterations"],
+             "collection": f"{col['backend']} x{col['workers']}",
              "wall s": round(res["wall_seconds"], 1), "decisions": res["decisions"],
-             "decisions/s": round(res["decisions_per_s"], 1), "samples": res["samples"],
+             "decisions/s": round(res["decisions_per_s"], 1),
+             "collected/s": round(res["collect_decisions_per_s"], 1), "samples": res["samples"],
              "last loss": last.get("loss", ""), "greedy vs random": evals[-1] if evals else "",
              "checkpoint": res["checkpoint"]}]
     print(_table(rows))

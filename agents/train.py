@@ -12,12 +12,21 @@ game; then ``epochs`` passes of clipped PPO over shuffled minibatches, illegal a
 the softmax. The observation scale (1 / max |x| over a first sample) is stored in the model, so
 checkpoints are self-contained.
 
+Collection is sharded: the ``n_envs`` games of an iteration are split into ``workers`` contiguous
+shards, each played by a ``RolloutWorker`` (its own ``BatchGame`` and copies of the learner and
+opponent networks) through ``RolloutWorker.collect`` — the one collection routine. Without Ray the
+shards run one after another in this process; with ``ray=True`` (or a ``ray_address``) each is a Ray
+actor (``agents.distributed``), the weights are broadcast once per iteration and the batches merged on
+the driver, where the learning happens. Game ``b`` of iteration ``it`` is dealt from seed
+``seed * 1_000_003 + (it + 1) * n_envs + b`` whatever the sharding, and shard ``k`` samples from
+``numpy.random.SeedSequence([seed, it + 1, k])``, so a run is reproduced exactly by the same seed and
+``workers``, local or on Ray.
+
 Everything is seeded (torch, numpy, game seeds); the log is a CSV with one row per iteration and the
 training curve a PNG (``matplotlib``, Agg backend).
 """
 from __future__ import annotations
 
-import copy
 import csv
 import time
 from dataclasses import asdict, dataclass, field
@@ -30,7 +39,8 @@ from agents.learned import build_model, save_checkpoint
 from cardzoo.registry import make_batch
 
 LOG_FIELDS = ["iteration", "wall_s", "episodes", "decisions", "samples", "opponent", "mean_return",
-              "eval_vs_random", "loss", "policy_loss", "value_loss", "entropy", "approx_kl", "decisions_per_s"]
+              "eval_vs_random", "loss", "policy_loss", "value_loss", "entropy", "approx_kl", "decisions_per_s",
+              "collect_s", "game_seed"]
 
 
 @dataclass
@@ -57,6 +67,9 @@ class TrainConfig:
     eval_every: int = 10
     eval_games: int = 128
     threads: int = 1
+    workers: int | None = None      # collection shards; None: 1 locally, the cluster's CPUs on Ray
+    ray: bool = False               # collect on Ray actors (a local ray.init() unless ray_address)
+    ray_address: str | None = None  # an existing cluster ("auto", "host:6379", "ray://host:10001"); implies ray
 
 
 def _learner_seats(game: str, n_players: int, n_envs: int, iteration: int) -> np.ndarray:
@@ -69,6 +82,29 @@ def _learner_seats(game: str, n_players: int, n_envs: int, iteration: int) -> np
         else:
             seats[b, k] = True
     return seats
+
+
+def game_seed(cfg: TrainConfig, iteration: int) -> int:
+    """Seed of game 0 of an iteration (game b: + b); iteration -1 is the observation-scale pass."""
+    return cfg.seed if iteration < 0 else cfg.seed * 1_000_003 + (iteration + 1) * cfg.n_envs
+
+
+def sample_seed(seed: int, iteration: int, shard: int) -> int:
+    """Seed of shard `shard`'s action sampling (torch and numpy) in `iteration` (-1: the scale pass)."""
+    return int(np.random.SeedSequence([seed % 2**63, iteration + 1, shard]).generate_state(1, np.uint64)[0] >> 1)
+
+
+def shard_bounds(n_envs: int, workers: int) -> list[tuple[int, int]]:
+    """(start, size) of each shard: contiguous, sizes differing by at most one."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= n_envs:
+        raise ValueError(f"workers must be an int in 1..n_envs={n_envs}, got {workers!r}")
+    base, extra = divmod(n_envs, workers)
+    bounds, start = [], 0
+    for k in range(workers):
+        size = base + (k < extra)
+        bounds.append((start, size))
+        start += size
+    return bounds
 
 
 def _policy_actions(torch, model, obs, mask, gen, greedy=False):
@@ -161,7 +197,102 @@ def gae(data, gamma, lam):
     return adv, adv + val
 
 
-def train(cfg: TrainConfig, out_dir, progress=None, log=print) -> dict:
+class RolloutWorker:
+    """Games [start, start + size) of every iteration on one ``BatchGame``, with its own copies of the
+    learner and opponent networks. ``collect`` is the trainer's only collection routine: called in this
+    process by ``LocalCollector`` and inside Ray actors by ``agents.distributed.RayCollector``."""
+
+    def __init__(self, game: str, env_config: dict, n_envs: int, shard: int, start: int, size: int,
+                 hidden: int, layers: int, seed: int, threads: int | None = None):
+        import torch
+
+        from agents.arena import num_players
+
+        if threads:
+            torch.set_num_threads(threads)
+        self.torch = torch
+        self.game, self.n_envs, self.shard, self.start, self.size, self.seed = game, n_envs, shard, start, size, seed
+        self.n_players = num_players(game, env_config)
+        self.g = make_batch(game, size, **env_config)
+        self.g.reset(seed=seed)
+        obs_size, num_actions = self.g.observe().shape[1], self.g.legal_mask().shape[1]
+        self.model = build_model(obs_size, num_actions, hidden, layers)
+        self.opponent = build_model(obs_size, num_actions, hidden, layers)
+
+    def ready(self) -> int:
+        return self.size
+
+    def collect(self, weights, opponent_weights, iteration: int, seed0: int, all_seats: bool = False):
+        """Play this shard's games of `iteration` (game b dealt from seed0 + b) with the learner's
+        `weights` against `opponent_weights` (None: uniform random). `all_seats`: the learner plays every
+        seat. Returns (buffers with global game ids, learner return per game, decisions played)."""
+        torch = self.torch
+        self.model.load_state_dict(weights)
+        opponent = None
+        if opponent_weights is not None:
+            self.opponent.load_state_dict(opponent_weights)
+            opponent = self.opponent
+        if all_seats:
+            learner = np.ones((self.size, self.n_players), bool)
+        else:
+            learner = _learner_seats(self.game, self.n_players, self.n_envs, iteration)[self.start:self.start + self.size]
+        s = sample_seed(self.seed, iteration, self.shard)
+        gen = torch.Generator().manual_seed(s)
+        rng = np.random.default_rng(s)
+        data, ret, dec = play_episodes(torch, self.g, self.model, opponent, learner, seed0 + self.start, gen, rng)
+        if data is not None:
+            data["game"] = data["game"] + self.start
+        return data, ret, dec
+
+
+def merge(results) -> tuple[dict | None, np.ndarray, int]:
+    """The shards' results (in shard order) as one: buffers concatenated, returns in game order."""
+    parts = [r[0] for r in results if r[0] is not None]
+    data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]} if parts else None
+    return data, np.concatenate([r[1] for r in results]), sum(int(r[2]) for r in results)
+
+
+def _worker_args(cfg: TrainConfig, workers: int) -> list[tuple]:
+    return [(cfg.game, cfg.env_config, cfg.n_envs, k, start, size, cfg.hidden, cfg.layers, cfg.seed)
+            for k, (start, size) in enumerate(shard_bounds(cfg.n_envs, workers))]
+
+
+class LocalCollector:
+    """The shards in this process, one after another."""
+
+    backend = "local"
+
+    def __init__(self, cfg: TrainConfig):
+        self.workers = [RolloutWorker(*args) for args in _worker_args(cfg, cfg.workers or 1)]
+        self.shards = [(w.start, w.size) for w in self.workers]
+
+    def collect(self, weights, opponent_weights, iteration, seed0, all_seats=False):
+        return merge([w.collect(weights, opponent_weights, iteration, seed0, all_seats) for w in self.workers])
+
+    def describe(self) -> dict:
+        return {"backend": self.backend, "workers": len(self.workers), "shards": self.shards}
+
+    def close(self) -> None:
+        pass
+
+
+def make_collector(cfg: TrainConfig, log=print):
+    """LocalCollector, or agents.distributed.RayCollector when cfg.ray or cfg.ray_address."""
+    if cfg.ray or cfg.ray_address:
+        from agents.distributed import RayCollector
+
+        return RayCollector(cfg, log=log)
+    return LocalCollector(cfg)
+
+
+def _weights(model) -> dict:
+    return {k: v.detach().clone() for k, v in model.state_dict().items()}
+
+
+def train(cfg: TrainConfig, out_dir, progress=None, log=print, collector=None) -> dict:
+    """Train, write <out_dir>/{model.pt, model.json, log.csv, curve.png}; returns the run's facts.
+    `collector`: one made by ``make_collector(cfg)`` to reuse (its Ray actors, say) across runs of the
+    same game, sizes, seed and workers; it is left open. By default one is made and closed here."""
     import torch
 
     out = Path(out_dir)
@@ -171,25 +302,46 @@ def train(cfg: TrainConfig, out_dir, progress=None, log=print) -> dict:
     rng = np.random.default_rng(cfg.seed)
     gen = torch.Generator().manual_seed(cfg.seed)
     n_players = num_players(cfg.game, cfg.env_config)
-    g = make_batch(cfg.game, cfg.n_envs, **cfg.env_config)
-    g.reset(seed=cfg.seed)
-    sample = g.observe()
-    model = build_model(sample.shape[1], g.legal_mask().shape[1], cfg.hidden, cfg.layers)
-    # observation scale from random play
-    data, _, _ = play_episodes(torch, g, model, None, np.ones((cfg.n_envs, n_players), bool), cfg.seed, gen, rng)
-    peak = np.abs(np.concatenate([sample, data["obs"]])).max(axis=0)
+    probe = make_batch(cfg.game, 1, **cfg.env_config)
+    probe.reset(seed=cfg.seed)
+    obs_size, num_actions = probe.observe().shape[1], probe.legal_mask().shape[1]
+    if cfg.workers is not None:
+        shard_bounds(cfg.n_envs, cfg.workers)          # bad counts fail before any Ray start
+    model = build_model(obs_size, num_actions, cfg.hidden, cfg.layers)   # before in-process workers draw
+    if collector is not None:
+        shards = collector.describe()["shards"]
+        if [tuple(b) for b in shards] != shard_bounds(cfg.n_envs, len(shards)):
+            raise ValueError(f"the collector's shards {shards} do not split n_envs={cfg.n_envs}")
+        return _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, rng, gen, progress, log)
+    collector = make_collector(cfg, log=log)
+    try:
+        return _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, rng, gen, progress, log)
+    finally:
+        collector.close()
+
+
+def _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, rng, gen, progress, log) -> dict:
+    collection = dict(collector.describe(), game_seed="seed * 1_000_003 + (iteration + 1) * n_envs + game",
+                      sample_seed="SeedSequence([seed, iteration + 1, shard])", seed=cfg.seed)
+    log(f"collection: {collection['backend']}, {collection['workers']} worker(s), shards (start, size) "
+        f"{collection['shards']}; seed {cfg.seed}: game b of iteration i dealt from seed*1_000_003 + (i+1)*n_envs + b, "
+        f"shard k samples from SeedSequence([seed, i+1, k])")
+    # observation scale from a first sample: the initial network in every seat
+    data, _, _ = collector.collect(_weights(model), None, -1, game_seed(cfg, -1), all_seats=True)
+    peak = np.abs(data["obs"]).max(axis=0)
     model.obs_scale.copy_(torch.as_tensor(1.0 / np.maximum(peak, 1.0), dtype=torch.float32))
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr, eps=1e-5)
     pool: list = [None]
     names = ["random"]
-    meta = {"game": cfg.game, "env_config": cfg.env_config, "obs_size": int(sample.shape[1]),
-            "num_actions": int(g.legal_mask().shape[1]), "hidden": cfg.hidden, "layers": cfg.layers,
-            "train_config": asdict(cfg)}
+    meta = {"game": cfg.game, "env_config": cfg.env_config, "obs_size": int(obs_size),
+            "num_actions": int(num_actions), "hidden": cfg.hidden, "layers": cfg.layers,
+            "train_config": asdict(cfg), "collection": collection}
     t_start = time.perf_counter()
     deadline = t_start + 60.0 * cfg.minutes
     csv_path = out / "log.csv"
     rows = []
     total_dec = total_samples = total_eps = 0
+    total_collect = 0.0
     losses = []
     it = 0
     with open(csv_path, "w", newline="") as fh:
@@ -203,9 +355,10 @@ def train(cfg: TrainConfig, out_dir, progress=None, log=print) -> dict:
             t_it = time.perf_counter()
             k = len(pool) - 1 if (len(pool) > 1 and rng.random() < 0.5) else int(rng.integers(len(pool)))
             opponent, opp_name = pool[k], names[k]
-            learner = _learner_seats(cfg.game, n_players, cfg.n_envs, it)
-            data, ret, dec = play_episodes(torch, g, model, opponent, learner,
-                                           cfg.seed * 1_000_003 + (it + 1) * cfg.n_envs, gen, rng)
+            seed0 = game_seed(cfg, it)
+            t_col = time.perf_counter()
+            data, ret, dec = collector.collect(_weights(model), opponent, it, seed0)
+            collect_s = time.perf_counter() - t_col
             adv, rets = gae(data, cfg.gamma, cfg.lam)
             obs_t = torch.as_tensor(data["obs"])
             mask_t = torch.as_tensor(data["mask"].astype(np.int8))
@@ -245,6 +398,7 @@ def train(cfg: TrainConfig, out_dir, progress=None, log=print) -> dict:
                 stats[key] /= max(1, n_mb)
             losses.append(stats["loss"])
             total_dec += dec
+            total_collect += collect_s
             total_samples += n_s
             total_eps += cfg.n_envs
             ev = ""
@@ -252,7 +406,7 @@ def train(cfg: TrainConfig, out_dir, progress=None, log=print) -> dict:
                 ev = evaluate_vs_random(torch, cfg, model, n_players, gen, rng, it)
             it += 1
             if it % cfg.snapshot_every == 0:
-                pool.append(copy.deepcopy(model).eval())
+                pool.append(_weights(model))
                 names.append(f"snapshot_{it}")
                 if len(pool) > cfg.pool_size:
                     del pool[1], names[1]
@@ -260,22 +414,27 @@ def train(cfg: TrainConfig, out_dir, progress=None, log=print) -> dict:
             row = {"iteration": it, "wall_s": round(wall, 2), "episodes": total_eps, "decisions": total_dec,
                    "samples": total_samples, "opponent": opp_name, "mean_return": round(float(ret.mean()), 4),
                    "eval_vs_random": ev, **{k: round(v, 5) for k, v in stats.items()},
-                   "decisions_per_s": round(dec / max(1e-9, time.perf_counter() - t_it), 1)}
+                   "decisions_per_s": round(dec / max(1e-9, time.perf_counter() - t_it), 1),
+                   "collect_s": round(collect_s, 3), "game_seed": seed0}
             writer.writerow(row)
             fh.flush()
             rows.append(row)
             if progress is not None:
                 progress.set_postfix(it=it, ret=f"{row['mean_return']:+.3f}", loss=f"{stats['loss']:.3f}")
-                progress.update(max(0, min(int(wall), progress.total or 10**9) - progress.n))
+                done = it if cfg.max_iterations is not None else int(wall)   # iterations, else seconds
+                progress.update(max(0, min(done, progress.total or 10**9) - progress.n))
     wall = time.perf_counter() - t_start
     meta.update({"seed": cfg.seed, "iterations": it, "wall_seconds": round(wall, 1), "decisions": total_dec,
-                 "samples": total_samples, "episodes": total_eps})
+                 "samples": total_samples, "episodes": total_eps,
+                 "collect_seconds": round(total_collect, 2),
+                 "collect_decisions_per_s": round(total_dec / max(1e-9, total_collect), 1)})
     ckpt, jpath = save_checkpoint(model, out / "model.pt", meta)
     png = plot_curve(rows, out / "curve.png")
     return {"checkpoint": str(ckpt), "config": str(jpath), "log": str(csv_path), "curve": png,
             "iterations": it, "wall_seconds": wall, "decisions": total_dec, "samples": total_samples,
-            "decisions_per_s": total_dec / max(1e-9, wall), "losses": losses, "model": model, "meta": meta,
-            "rows": rows}
+            "decisions_per_s": total_dec / max(1e-9, wall), "collect_seconds": total_collect,
+            "collect_decisions_per_s": total_dec / max(1e-9, total_collect), "losses": losses, "model": model,
+            "meta": meta, "rows": rows}
 
 
 def evaluate_vs_random(torch, cfg, model, n_players, gen, rng, it) -> float:

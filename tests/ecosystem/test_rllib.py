@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 pytest.importorskip("courtpiece_env")
-pytest.importorskip("ray.rllib")
+pytest.importorskip("ray.rllib", reason='ray[rllib] is not importable (pip install "cardzoo[rllib]", which pins '
+                                       'gymnasium==1.2.2; plain ray lacks its dependencies)')
 pytest.importorskip("torch")
 
 from cardzoo.integrations import rllib_env  # noqa: E402

@@ -1,0 +1,79 @@
+"""Self-play rollout collection speed: in-process (``cardzoo train``) vs Ray actors (``--ray``).
+
+    pip install "cardzoo[train,ray]"
+    NUMBA_NUM_THREADS=1 python examples/ray_throughput.py --game courtpiece --envs 256 --workers 1 2
+
+Times ``collect`` — one iteration's games (``--envs``) played to the end by the learner network
+(``--hidden``, 2 layers, one torch thread per process) against a frozen copy — for the local collector
+(one ``BatchGame`` in this process) and for Ray with each ``--workers`` count (a local Ray with that
+many CPUs, one ``BatchGame`` of ``envs / workers`` games per actor; the time includes broadcasting
+the weights and gathering the batches). One untimed warm-up iteration each, then the median of
+``--repeats``. Prints decisions (all seats' moves) per second.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+
+def _time(collector, weights, repeats: int, cfg) -> tuple[float, int]:
+    from agents.train import game_seed
+
+    collector.collect(weights, weights, 0, game_seed(cfg, 0))          # warm-up (kernel cache, actors)
+    times, decisions = [], 0
+    for it in range(1, repeats + 1):
+        t = time.perf_counter()
+        _, _, decisions = collector.collect(weights, weights, it, game_seed(cfg, it))
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), decisions
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="courtpiece", choices=["courtpiece", "lopti", "shengji"])
+    parser.add_argument("--envs", type=int, default=256)
+    parser.add_argument("--hidden", type=int, default=256)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+
+    import ray
+    import torch
+
+    from agents.distributed import RayCollector, init_ray
+    from agents.learned import build_model
+    from agents.train import LocalCollector, TrainConfig, _weights
+
+    torch.set_num_threads(1)
+    torch.manual_seed(args.seed)
+    cfg = TrainConfig(game=args.game, seed=args.seed, n_envs=args.envs, hidden=args.hidden, workers=1)
+    local = LocalCollector(cfg)
+    g = local.workers[0].g
+    weights = _weights(build_model(g.observe().shape[1], g.legal_mask().shape[1], args.hidden, 2))
+    secs, dec = _time(local, weights, args.repeats, cfg)
+    base = dec / secs
+    print(f"{args.game}: {args.envs} games/iteration, {dec} decisions, hidden {args.hidden}")
+    print(f"local (1 process)   {secs:7.3f} s/iteration  {base:9.0f} decisions/s  x1.00")
+    for n in args.workers:
+        cfg_n = TrainConfig(game=args.game, seed=args.seed, n_envs=args.envs, hidden=args.hidden, workers=n, ray=True)
+        t0 = time.perf_counter()
+        init_ray(None, n)
+        try:
+            col = RayCollector(cfg_n, log=lambda *a: None)
+            start = time.perf_counter() - t0
+            try:
+                secs, dec = _time(col, weights, args.repeats, cfg_n)
+            finally:
+                col.close()
+        finally:
+            ray.shutdown()
+        print(f"ray, {n} actor(s)     {secs:7.3f} s/iteration  {dec / secs:9.0f} decisions/s  "
+              f"x{dec / secs / base:.2f}   (ray start + actors: {start:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
