@@ -1,0 +1,555 @@
+"""Determinized search (Perfect-Information Monte Carlo) for Sheng Ji.
+
+A Sheng Ji play is composed card by card (spec §4), so the agent searches whole plays: at the
+first step of each LEAD or FOLLOW decision it
+
+1. **samples the hidden cards** consistently with everything public (§3): every card played to a
+   trick (with its seat), each seat's hand size, the cards each seat still shows (declared copies,
+   retracted throw cards — ``shown``), the kitty cards a flip revealed (the banker picked them up),
+   and the voids a seat showed by failing to follow the led effective suit (it can never hold that
+   suit again). Its own hand comes from its observation, and as banker it knows its buried kitty;
+   no other seat's private state is read;
+2. **replays the public history** on the sampled deal: each sampled deal is started with the
+   env's §7.1 reset options (``deal``, ``banker``, ``levels``, ``trump``; ``declaration_mode``
+   "preset", which fixes the trump and banker the real declaring produced) in a row of a
+   ``BatchGame``, then every row is stepped through the public actions: the burial, every lead
+   (failed throws as the forced component they became, the retracted cards staying in hand), every
+   follow. A world is kept only if every replayed action was legal in it and the searching seat's
+   observation at the end equals the real one on the table state (hand, played cards, current
+   trick, hand sizes, phase, leader, points, trump, banker, levels); rejected worlds are resampled;
+3. **evaluates whole plays** by batched rollouts: the candidates are complete legal plays —
+   following: ``BatchGame.legal_plays`` (the enumerator of the env), all of them when few, else the
+   heuristic's play plus the cheapest, the most valuable and the strongest plays and a seeded random
+   rest (``max_plays``); leading: every tuple and tractor, the highest and lowest singles of each
+   effective suit, and the heuristic's lead (a throw, possibly). ``samples x plays x rollouts``
+   games, each play composed card by card in its share of them, then finished with the jitted random
+   ``BatchGame.rollout``. The play with the best mean reward of the seat is chosen when it beats the
+   heuristic's play by ``z`` standard errors of the paired difference over the same worlds, else
+   the heuristic's play; its cards are then emitted one per decision (and DONE for a lead).
+
+Declaring, naming trump and burying use the heuristic, as do positions the replay does not cover
+(match episodes, a composition already started, no consistent world found) — ``stats["fallbacks"]``
+counts them. ``stats`` totals the games rolled out (``rollouts_per_s``) and ``last`` holds the
+latest searched decision.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+
+from agents.base import Agent, legal_actions
+from agents.shengji_heuristic import (HAND, HAND_LEVEL, HAND_SIZES, LEAD_COUNT, LEADER, LEVELS, PHASE, PLAYED,
+                                      POINTS, SEL, TRICK, TRUMP, BANKER, ShengJiHeuristic, Table, card_points)
+from cardzoo.cards import card_index
+
+DONE = 54
+LEAD, FOLLOW = 3, 4
+PHASE_IDS = {"DECLARE": 0, "NAME_TRUMP": 1, "BURY": 2, "LEAD": 3, "FOLLOW": 4, "OVER": 5}
+DEAL_SIZES = {1: (12, 6), 2: (25, 8), 3: (39, 6), 4: (52, 8)}
+# observation entries a sampled world must reproduce exactly (the table, not the declaring record)
+_COMPARE = np.concatenate([np.arange(HAND, HAND + 54), np.arange(PLAYED, PLAYED + 216), np.arange(TRICK, TRICK + 216),
+                           np.arange(HAND_SIZES, HAND_SIZES + 4), np.arange(PHASE, PHASE + 6),
+                           np.arange(LEVELS, LEVELS + 2), np.arange(HAND_LEVEL, HAND_LEVEL + 1),
+                           np.arange(BANKER, BANKER + 5), np.arange(TRUMP, TRUMP + 6),
+                           np.arange(LEADER, LEADER + 4), np.arange(LEAD_COUNT, LEAD_COUNT + 1),
+                           np.arange(POINTS, POINTS + 2)])
+
+
+def _counts(text) -> np.ndarray:
+    out = np.zeros(54, np.int64)
+    for t in (text.split() if text else []):
+        out[card_index(t, jokers=True)] += 1
+    return out
+
+
+def _cards(counts) -> list[int]:
+    return np.repeat(np.arange(54), np.asarray(counts, np.int64)).tolist()
+
+
+class Situation:
+    """What the public record and the agent's own observation say about the hidden cards."""
+
+    def __init__(self, ps: dict, seat: int, obs, config: dict):
+        self.ps = ps
+        self.seat = int(seat)
+        self.config = config
+        obs = np.asarray(obs, np.float64)
+        self.obs = obs
+        self.D = int(ps["decks"])
+        self.H, self.K = DEAL_SIZES[self.D]
+        self.my_hand = np.rint(obs[HAND:HAND + 54]).astype(np.int64)
+        self.selection = np.rint(obs[SEL:SEL + 54]).astype(np.int64)
+        self.banker = ps["banker"]
+        self.level = int(ps["hand_level"])
+        tr = ps["trump"]
+        self.trump = None if tr in (None, "NT") else "CDHS".index(tr)
+        self.played = np.zeros((4, 54), np.int64)
+        self.voids = [set() for _ in range(4)]
+        self.actions: list[int] = []          # the public actions after the burial
+        tricks = [t["plays"] for t in ps["tricks"]] + ([ps["trick"]] if ps["trick"] else [])
+        for plays in tricks:
+            led = None
+            for k, (s, text) in enumerate(plays):
+                cs = _counts(text)
+                self.played[int(s)] += cs
+                cards = _cards(cs)
+                self.actions += cards
+                if k == 0:
+                    led = self.esuit(cards[0])
+                    self.actions.append(DONE)
+                elif any(self.esuit(c) != led for c in cards):
+                    self.voids[int(s)].add(led)
+        self.shown = np.array([_counts(t) for t in ps["shown"]])
+        self.hand_sizes = [int(v) for v in ps["hand_sizes"]]
+        my_kitty = np.rint(obs[108:162]).astype(np.int64)
+        self.my_kitty = my_kitty if self.banker == self.seat else None
+        self.supported = self._supported()
+
+    def esuit(self, c: int) -> int:
+        if c >= 52 or c % 13 == self.level or (self.trump is not None and c // 13 == self.trump):
+            return 4
+        return c // 13
+
+    def _supported(self) -> str | None:
+        ps = self.ps
+        if ps["phase"] not in ("LEAD", "FOLLOW"):
+            return "not in play"
+        if ps["current_player"] != self.seat:
+            return "not to act"
+        if self.config.get("episode", "hand") != "hand" or ps["hand_index"] != 0:
+            return "match episode"
+        if self.banker is None or ps["trump"] is None:
+            return "no banker or trump"
+        if self.selection.sum() > 0:
+            return "composition already started"
+        if (self.my_hand != self.my_hand.clip(0, self.D)).any() or self.my_hand.sum() != self.hand_sizes[self.seat]:
+            return "observation and public record disagree"
+        return None
+
+    def _known(self, s: int) -> np.ndarray:
+        """Cards seat s is publicly known to hold (in hand, or buried when s is the banker)."""
+        k = self.shown[s].copy()
+        if s == self.banker and self.ps["kitty_revealed"]:
+            rev = np.zeros(54, np.int64)
+            for t in self.ps["kitty_revealed"]:
+                rev[card_index(t, jokers=True)] += 1
+            k = np.maximum(k, rev - self.played[s])
+        return k.clip(0, None)
+
+    def sample(self, rng: np.random.Generator, tries: int = 50) -> list[int] | None:
+        """One deal order (§7.1, the banker drawing first) consistent with the public record, or None."""
+        me, b, D, H, K = self.seat, self.banker, self.D, self.H, self.K
+        pool = np.full(54, D, np.int64) - self.played.sum(axis=0) - self.my_hand
+        if self.my_kitty is not None:
+            pool -= self.my_kitty
+        others = [s for s in range(4) if s != me]
+        known = {s: self._known(s) for s in others}
+        for s in others:
+            pool -= known[s]
+        if (pool < 0).any():
+            return None
+        hands = {s: known[s].copy() for s in others}
+        kitty = np.zeros(54, np.int64) if self.my_kitty is None else self.my_kitty.copy()
+        if b != me:                       # the banker's known cards beyond his hand size lie in the kitty
+            extra = hands[b].sum() - self.hand_sizes[b]
+            if extra > 0:
+                for c in np.flatnonzero(hands[b])[::-1]:
+                    take = min(extra, hands[b][c])
+                    hands[b][c] -= take
+                    kitty[c] += take
+                    extra -= take
+                    if extra == 0:
+                        break
+        need = {s: self.hand_sizes[s] - int(hands[s].sum()) for s in others}
+        need_kitty = K - int(kitty.sum())
+        if min(need.values()) < 0 or need_kitty < 0 or sum(need.values()) + need_kitty != int(pool.sum()):
+            return None
+        cards = _cards(pool)
+        es = [self.esuit(c) for c in cards]
+        seats_for = [[s for s in others if e not in self.voids[s]] for e in range(5)]
+        for _ in range(tries):
+            left = dict(need)
+            lk = need_kitty
+            got = {s: [] for s in others}
+            gk = []
+            # the most constrained cards first (fewest seats that may hold them), random within
+            order = sorted(rng.permutation(len(cards)).tolist(), key=lambda i: len(seats_for[es[i]]))
+            us = rng.random(len(cards)).tolist()
+            ok = True
+            for u, i in zip(us, order):
+                elig = seats_for[es[i]]
+                tot = lk + sum(left[s] for s in elig)
+                if tot == 0:
+                    ok = False
+                    break
+                x = u * tot
+                for s in elig:
+                    if x < left[s]:
+                        got[s].append(cards[i])
+                        left[s] -= 1
+                        break
+                    x -= left[s]
+                else:
+                    gk.append(cards[i])
+                    lk -= 1
+            if ok:
+                return self._order(hands, got, kitty, gk, rng)
+        return None
+
+    def _order(self, hands, got, kitty, gk, rng) -> list[int]:
+        b, H = self.banker, self.H
+        dealt = {}
+        for s in range(4):
+            if s == self.seat:
+                cs = _cards(self.my_hand) + _cards(self.played[s])
+            else:
+                cs = _cards(hands[s]) + got[s] + _cards(self.played[s])
+            cs = [cs[i] for i in rng.permutation(len(cs))]
+            assert len(cs) == H
+            dealt[s] = cs
+        order = [0] * (4 * H)
+        for s in range(4):
+            r = (s - b) % 4
+            for j, c in enumerate(dealt[s]):
+                order[4 * j + r] = c
+        kit = _cards(kitty) + list(gk)
+        return order + sorted(kit)
+
+    def reset_options(self, deal) -> dict:
+        return {"deal": deal, "banker": int(self.banker), "levels": list(self.ps["levels"]),
+                "trump": self.ps["trump"]}
+
+    def history(self, deal) -> list[int]:
+        """The public action sequence from the burial to now, for a deal made by `sample`."""
+        return list(deal[4 * self.H:]) + self.actions
+
+
+def start_rows(g, options: list, rows: list) -> None:
+    """Start game rows[i] (an index array) of a Sheng Ji BatchGame (declaration_mode "preset") from
+    §7.1 reset options options[i], through the env's own option parser and first-hand start."""
+    from shengji_env.env import _init_game, _Setup
+
+    base = None
+    for opt, idx in zip(options, rows):
+        rest = {k: v for k, v in opt.items() if k != "deal"}
+        if base is None or rest != base[0]:
+            base = (rest, _Setup(g.config, rest, None))
+        setup = base[1]
+        deal = np.asarray(opt["deal"], np.int64)
+        if deal.shape != (54 * g.config.decks,) or (np.bincount(deal, minlength=54) != g.config.decks).any():
+            raise ValueError("a deal must hold every card exactly D times (section 7.1)")
+        setup.deal = deal.astype(np.int8)
+        for b in np.atleast_1d(idx):
+            _init_game(g._st, int(b), g._cfg, g.config, setup, None)
+    g.rewards[:] = 0.0
+
+
+def replay(g, histories: list) -> np.ndarray:
+    """Step every row of g through its action list (rows in lockstep); returns bool[n]: every action
+    of the row was legal (an illegal row takes its first legal action instead and is marked False)."""
+    n = g.n
+    valid = np.ones(n, bool)
+    length = max(len(h) for h in histories)
+    acts = np.zeros((n, length), np.int64)
+    has = np.zeros((n, length), bool)
+    for i, h in enumerate(histories):
+        acts[i, :len(h)] = h
+        has[i, :len(h)] = True
+    rows = np.arange(n)
+    for t in range(length):
+        mask = g.legal_mask()
+        live = mask.any(axis=1)
+        a = acts[:, t]
+        ok = (mask[rows, a] == 1) & has[:, t]
+        valid &= ok | ~has[:, t]
+        valid &= live | ~has[:, t]
+        g.step(np.where(ok, a, mask.argmax(axis=1)))
+    return valid
+
+
+class ShengJiSearch(Agent):
+    """Sheng Ji determinized search; see the module docstring. Options: ``samples`` (worlds per
+    decision), ``rollouts`` (random playouts per world and play), ``max_plays`` (candidate plays
+    when following), ``max_leads`` (candidate leads), ``z`` (the search overrides the heuristic's
+    play only when its paired advantage exceeds z standard errors; 0 = pure arg-max)."""
+
+    name = "pimc"
+    needs_env = True
+    games = ("shengji",)
+
+    def __init__(self, game: str | None = "shengji", seed: int | None = None, samples: int = 8,
+                 rollouts: int = 2, max_plays: int = 10, max_leads: int = 16, z: float = 1.0,
+                 env_config: dict | None = None):
+        super().__init__(game, seed)
+        if samples < 1 or rollouts < 1 or max_plays < 1 or max_leads < 1:
+            raise ValueError("samples, rollouts, max_plays and max_leads must be >= 1")
+        self.samples, self.rollouts = int(samples), int(rollouts)
+        self.max_plays, self.max_leads, self.z = int(max_plays), int(max_leads), float(z)
+        self.env_config = dict(env_config) if env_config is not None else None
+        self.fallback = ShengJiHeuristic(game, seed)
+        self._sim = ShengJiHeuristic(game, seed)
+        self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "games": 0, "seconds": 0.0,
+                      "rollout_decisions": 0, "worlds_rejected": 0}
+        self.last: dict = {}
+        self.plan: list[int] | None = None
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.fallback.reset(seed)
+        self.plan = None
+
+    def _config(self) -> dict:
+        if self.env_config is not None:
+            cfg = dict(self.env_config)
+        else:
+            c = getattr(self.env.unwrapped, "config", None)
+            cfg = dataclasses.asdict(c) if dataclasses.is_dataclass(c) else {}
+        if "must_defend" in cfg:
+            cfg["must_defend"] = list(cfg["must_defend"])
+        return cfg
+
+    @property
+    def rollouts_per_s(self) -> float:
+        return self.stats["games"] / max(1e-9, self.stats["seconds"])
+
+    # ---- emitting a chosen play card by card ------------------------------------------------------
+    def _next_of_plan(self, obs, mask) -> int | None:
+        if self.plan is None:
+            return None
+        sel = np.rint(np.asarray(obs)[SEL:SEL + 54]).astype(np.int64)
+        want = np.bincount([c for c in self.plan if c < 54], minlength=54)
+        if (sel > want).any():
+            self.plan = None
+            return None
+        for c in np.flatnonzero(want - sel > 0):
+            if mask[c]:
+                return int(c)
+        if (sel == want).all() and mask[DONE]:
+            return DONE
+        self.plan = None
+        return None
+
+    def act(self, observation, action_mask) -> int:
+        legal = legal_actions(action_mask)
+        self.stats["decisions"] += 1
+        obs = np.asarray(observation, np.float64)
+        phase = int(np.argmax(obs[PHASE:PHASE + 6]))
+        if phase in (LEAD, FOLLOW) and obs[SEL:SEL + 54].sum() > 0.5:
+            nxt = self._next_of_plan(obs, action_mask)
+            if nxt is not None:
+                return nxt
+        self.plan = None
+        h = int(self.fallback.act(observation, action_mask))
+        if legal.size == 1:
+            return int(legal[0])
+        if self.env is None or phase not in (LEAD, FOLLOW):
+            return h
+        cfg = self._config()
+        sit = Situation(self.env.unwrapped.public_state(), self.seat, obs, cfg)
+        if sit.supported is not None:
+            self.stats["fallbacks"] += 1
+            return h
+        t0 = time.perf_counter()
+        found = self._worlds(sit, cfg)
+        if found is None:
+            self.stats["fallbacks"] += 1
+            return h
+        rep, keep = found
+        self.last = {}
+        cands, hplay = self._candidates(sit, obs, action_mask, rep, keep[0], phase)
+        if len(cands) == 1:
+            choice = 0
+        else:
+            try:
+                values, per = self.evaluate(sit, rep, keep, cands, phase, cfg)
+            except ValueError:            # a candidate the env refuses in some world: keep the heuristic
+                self.stats["fallbacks"] += 1
+                return h
+            choice = int(np.argmax(values))
+            if choice != hplay:
+                d = per[choice] - per[hplay]
+                se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
+                if not d.mean() > self.z * se:
+                    choice = hplay
+            self.last = {"games": int(sum(len(p) for p in per)), "values": [float(v) for v in values],
+                         "plays": [_cards(c) for c in cands], "choice": choice, "heuristic": hplay}
+        dt = time.perf_counter() - t0
+        self.last["seconds"] = dt
+        self.last["rollouts_per_s"] = self.last.get("games", 0) / max(1e-9, dt)
+        self.stats["seconds"] += dt
+        self.stats["searched"] += 1
+        self.plan = _cards(cands[choice]) + ([DONE] if phase == LEAD else [])
+        nxt = self._next_of_plan(obs, action_mask)
+        return h if nxt is None else nxt
+
+    # ---- worlds -------------------------------------------------------------------------------------
+    def _worlds(self, sit: Situation, cfg: dict):
+        """A replay BatchGame and the indices of its rows that reach the agent's information set."""
+        from cardzoo.registry import make_batch
+
+        want = self.samples
+        tries = want + max(2, want // 2)
+        for attempt in range(3):
+            deals = [sit.sample(self.rng) for _ in range(tries)]
+            deals = [d for d in deals if d is not None]
+            if not deals:
+                return None
+            rcfg = dict(cfg, declaration_mode="preset", auto_forced=False, episode="hand")
+            rcfg.pop("first_drawer", None)
+            g = make_batch("shengji", len(deals), **rcfg)
+            start_rows(g, [sit.reset_options(d) for d in deals], [np.array([i]) for i in range(len(deals))])
+            ok = replay(g, [sit.history(d) for d in deals])
+            obs = g.observe()
+            same = (obs[:, _COMPARE] == sit.obs[_COMPARE][None]).all(axis=1)
+            ok &= same
+            self.stats["worlds_rejected"] += int((~ok).sum())
+            keep = np.flatnonzero(ok)[:want]
+            if len(keep) >= max(1, want // 2) or (attempt == 2 and len(keep)):
+                return g, keep
+            tries *= 2
+        return None
+
+    # ---- candidate plays ----------------------------------------------------------------------------
+    def _heuristic_play(self, obs, legal_fn, n_cards: int | None) -> np.ndarray:
+        o = obs.copy()
+        sel = np.zeros(54, np.int64)
+        while True:
+            mask = legal_fn(sel)
+            a = int(self._sim.act(o, mask))
+            if a == DONE:
+                break
+            sel[a] += 1
+            o[SEL:SEL + 54] = sel
+            if n_cards is not None and sel.sum() >= n_cards:
+                break
+        return sel
+
+    def _candidates(self, sit, obs, mask0, rep, row, phase):
+        """Candidate plays (count vectors) and the index of the heuristic's play among them."""
+        hand = sit.my_hand
+        if phase == FOLLOW:
+            plays = rep.legal_plays(int(row), max_plays=200000).astype(np.int64)
+            n = int(round(obs[LEAD_COUNT]))
+
+            def legal_fn(sel):
+                m = np.zeros(84, np.uint8)
+                fit = plays[(plays >= sel[None]).all(axis=1)]
+                m[:54] = (fit > sel[None]).any(axis=0)
+                return m
+
+            hp = self._heuristic_play(obs, legal_fn, n)
+            cands = self._reduce_follow(sit, plays, hp)
+        else:
+            def legal_fn(sel):
+                m = np.zeros(84, np.uint8)
+                rest = hand - sel
+                if sel.sum() == 0:
+                    m[:54] = rest > 0
+                else:
+                    s = sit.esuit(int(np.flatnonzero(sel)[0]))
+                    m[:54] = [(rest[c] > 0 and sit.esuit(c) == s) for c in range(54)]
+                    m[DONE] = 1
+                return m
+
+            hp = self._heuristic_play(obs, legal_fn, None)
+            cands = self._leads(sit, obs, hp)
+        keys = [tuple(c) for c in cands]
+        hkey = tuple(hp)
+        if hkey not in keys:
+            cands.append(hp)
+            keys.append(hkey)
+        return cands, keys.index(hkey)
+
+    def _reduce_follow(self, sit, plays, hp) -> list:
+        if len(plays) <= self.max_plays:
+            return [p.copy() for p in plays]
+        pts = np.array([card_points(c) for c in range(54)])
+        trump = np.array([sit.esuit(c) == 4 for c in range(54)], np.int64)
+        tab = Table(sit.obs)
+        pos = np.array([tab.pos(c) for c in range(54)], np.int64)
+        p_pts, p_tr, p_pos = plays @ pts, plays @ trump, plays @ pos
+        picks = [int(np.flatnonzero((plays == hp[None]).all(axis=1))[0])] if (plays == hp[None]).all(axis=1).any() else []
+        orders = [np.lexsort((p_pos, p_tr, p_pts)),           # cheapest: fewest points, trumps, lowest
+                  np.lexsort((p_pos, p_tr, -p_pts)),          # most points (feed the partner)
+                  np.lexsort((p_pts, -p_pos)),                # strongest cards
+                  np.lexsort((-p_pts, -p_pos, -p_tr))]        # ruff / trump high with points
+        for o in orders:
+            for i in o[:2]:
+                if int(i) not in picks:
+                    picks.append(int(i))
+                    break
+        rest = [i for i in self.rng.permutation(len(plays)) if int(i) not in picks]
+        picks += [int(i) for i in rest[:max(0, self.max_plays - len(picks))]]
+        return [plays[i].copy() for i in picks]
+
+    def _leads(self, sit, obs, hp) -> list:
+        """Tractors, the highest single of each effective suit, tuples, then the lowest, lowest
+        non-point and highest point singles; at most max_leads - 1 (the heuristic's lead is added)."""
+        hand = sit.my_hand
+        tab = Table(sit.obs)
+        tractors, tops, tuples, lows = [], [], [], []
+
+        def vec(cards, k):
+            v = np.zeros(54, np.int64)
+            v[cards] = k
+            return v
+
+        for s in range(5):
+            cs = sorted((c for c in range(54) if hand[c] > 0 and sit.esuit(c) == s), key=lambda c: (tab.pos(c), c))
+            if not cs:
+                continue
+            tractors += [vec(run, 2) for run in self.fallback._tractors(tab, hand, s)]
+            tops.append(vec([cs[-1]], 1))
+            tuples += [vec([c], k) for c in cs for k in range(2, int(hand[c]) + 1)]
+            pick = [cs[0]] + [c for c in cs if not card_points(c)][:1] + [c for c in cs if card_points(c)][-1:]
+            lows += [vec([c], 1) for c in dict.fromkeys(pick) if c != cs[-1]]
+        out, seen = [], set()
+        for v in tractors + tops + tuples + lows:
+            if tuple(v) not in seen:
+                seen.add(tuple(v))
+                out.append(v)
+        return out[:max(1, self.max_leads - 1)]
+
+    # ---- evaluation ---------------------------------------------------------------------------------
+    def evaluate(self, sit, rep, keep, cands, phase, cfg):
+        """Mean reward of the seat for each candidate play over worlds x rollouts games."""
+        from cardzoo.registry import make_batch
+
+        k, p_n, r_n = len(keep), len(cands), self.rollouts
+        n = k * p_n * r_n
+        rcfg = dict(cfg, declaration_mode="preset", auto_forced=False, episode="hand")
+        rcfg.pop("first_drawer", None)
+        g = make_batch("shengji", n, **rcfg)
+        world = np.repeat(keep, p_n * r_n)
+        cand = np.tile(np.repeat(np.arange(p_n), r_n), k)
+        g._st[:] = rep._st[world]
+        plans = [_cards(c) + ([DONE] if phase == LEAD else []) for c in cands]
+        length = max(len(p) for p in plans)
+        acts = np.full((p_n, length), -1, np.int64)
+        for i, p in enumerate(plans):
+            acts[i, :len(p)] = p
+        seat = sit.seat
+        total = np.zeros(n)
+        played = 0
+        for t in range(length):
+            mask = g.legal_mask()
+            live = mask.any(axis=1)
+            a = acts[cand, t]
+            u = self.rng.random(mask.shape)
+            u[mask == 0] = -1.0
+            rnd = u.argmax(axis=1)
+            step = np.where(a >= 0, a, rnd)
+            step = np.where(live, step, 0)
+            g.step(step)
+            total += g.rewards[:, seat]
+            played += int(live.sum())
+        done = g.done.copy()
+        if not done.all():
+            played += g.rollout(seed=int(self.rng.integers(2**31)))
+            total += np.where(done, 0.0, g.rewards[:, seat])
+        self.stats["games"] += n
+        self.stats["rollout_decisions"] += int(played)
+        per = [total[cand == i] for i in range(p_n)]
+        return np.array([p.mean() for p in per]), per
