@@ -454,6 +454,40 @@ class _Game:
         return fd, {0: deck_from_deal(deal, n, fd)}
 
 
+class _NoRewards(tuple):
+    """What a step that ended no round gave every seat: zeros, and `any()` without a numpy reduction
+    (which costs more than the kernel step itself)."""
+
+    def any(self):
+        return False
+
+
+class _Entry:
+    """A jitted kernel called at the AEC env's fixed argument types: the first call goes through the
+    numba dispatcher (compiling or loading the cache), later calls go straight to the compiled entry
+    point of that signature, skipping the per-call type dispatch. Every array the env passes is its own
+    C-contiguous array of a fixed dtype, so the signature never changes; anything unexpected (another
+    signature, an older numba without entry_point) keeps the dispatcher."""
+
+    def __init__(self, dispatcher):
+        self.dispatcher = dispatcher
+        self.fn = None
+
+    def __call__(self, *args):
+        if self.fn is not None:
+            return self.fn(*args)
+        out = self.dispatcher(*args)
+        from numba import typeof
+        sig = tuple(typeof(a) for a in args)
+        over = self.dispatcher.overloads.get(sig) if hasattr(self.dispatcher, "overloads") else None
+        self.fn = getattr(over, "entry_point", None) or self.dispatcher
+        return out
+
+
+_step_one = _Entry(K.step_one)
+_observe_one = _Entry(observe_one)
+
+
 class raw_env(_Game, CardGameEnv):
     metadata = {"name": "lopti_v0", "render_modes": ["ansi"], "is_parallelizable": False}
     version = VERSION
@@ -481,6 +515,8 @@ class raw_env(_Game, CardGameEnv):
         self._mask_i8 = self._st["mask"][0].view(np.int8)
         self._c_actor = -1
         self._c_phase = K.DONE
+        self._paid_now = False
+        self._no_rewards = _NoRewards((0.0,) * cfg.num_players)
 
     # ---- reset ---------------------------------------------------------------------------------
     def reset(self, seed=None, options=None):
@@ -532,18 +568,19 @@ class raw_env(_Game, CardGameEnv):
         self._round_winners = []
         self._c_actor = int(self._st["actor"][0])
         self._c_phase = int(self._st["phase"][0])
+        self._paid_now = False
 
     # ---- hooks ---------------------------------------------------------------------------------
-    def _cache(self, packed):
+    def _game_step(self, action):
+        packed = _step_one(self._st, 0, self.cfg, self.carry, self._decks, self._coins, action)
         self._c_actor = (packed & 15) - 1
         self._c_phase = (packed >> 4) & 15
-        return packed >> 8
-
-    def _game_step(self, action):
-        rounds = self._cache(K.step_one(self._st, 0, self.cfg, self.carry, self._decks, self._coins, action))
-        if rounds > len(self._round_winners):
+        if packed >> 8 > len(self._round_winners):  # this step ended a round: rewards (section 5)
             w = int(self._st["winner"][0])
             self._round_winners.append(w if w >= 0 else None)
+            self._paid_now = True
+        else:
+            self._paid_now = False
 
     def _game_actor(self):
         return self._c_actor
@@ -553,14 +590,15 @@ class raw_env(_Game, CardGameEnv):
 
     def _game_observation(self, seat):
         out = np.empty(OBS_SIZE, np.float32)
-        observe_one(self._st, 0, self.cfg, seat, out)
+        _observe_one(self._st, 0, self.cfg, seat, out)
         return out
 
     def _game_phase(self):
         return PHASE_NAMES[self._c_phase]
 
     def _game_rewards(self):
-        return self._f_rewards[0]
+        # a step that ended no round paid nothing: the adapter's rewards.any() is then a constant
+        return self._f_rewards[0] if self._paid_now else self._no_rewards
 
     def _game_end(self):
         t = bool(self._st["truncated"][0])
