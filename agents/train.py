@@ -218,15 +218,21 @@ class RolloutWorker:
         obs_size, num_actions = self.g.observe().shape[1], self.g.legal_mask().shape[1]
         self.model = build_model(obs_size, num_actions, hidden, layers)
         self.opponent = build_model(obs_size, num_actions, hidden, layers)
+        self.cpu_s = 0.0
 
     def ready(self) -> int:
         return self.size
+
+    def cpu_seconds(self) -> float:
+        """CPU time this worker's process spent in ``collect`` so far."""
+        return self.cpu_s
 
     def collect(self, weights, opponent_weights, iteration: int, seed0: int, all_seats: bool = False):
         """Play this shard's games of `iteration` (game b dealt from seed0 + b) with the learner's
         `weights` against `opponent_weights` (None: uniform random). `all_seats`: the learner plays every
         seat. Returns (buffers with global game ids, learner return per game, decisions played)."""
         torch = self.torch
+        cpu0 = time.process_time()
         self.model.load_state_dict(weights)
         opponent = None
         if opponent_weights is not None:
@@ -242,6 +248,7 @@ class RolloutWorker:
         data, ret, dec = play_episodes(torch, self.g, self.model, opponent, learner, seed0 + self.start, gen, rng)
         if data is not None:
             data["game"] = data["game"] + self.start
+        self.cpu_s += time.process_time() - cpu0
         return data, ret, dec
 
 

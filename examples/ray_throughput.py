@@ -8,7 +8,9 @@ Times ``collect`` — one iteration's games (``--envs``) played to the end by th
 (one ``BatchGame`` in this process) and for Ray with each ``--workers`` count (a local Ray with that
 many CPUs, one ``BatchGame`` of ``envs / workers`` games per actor; the time includes broadcasting
 the weights and gathering the batches). One untimed warm-up iteration each, then the median of
-``--repeats``. Prints decisions (all seats' moves) per second.
+``--repeats``. Prints decisions (all seats' moves) per second of wall clock, the CPU seconds the
+collecting processes spent per iteration (decisions per CPU-second: what one free core does) and the
+driver's own CPU per iteration (broadcast, gather, merge).
 """
 from __future__ import annotations
 
@@ -18,16 +20,30 @@ import sys
 import time
 
 
-def _time(collector, weights, repeats: int, cfg) -> tuple[float, int]:
+def _worker_cpu(collector) -> float:
+    if collector.backend == "local":
+        return sum(w.cpu_seconds() for w in collector.workers)
+    import ray
+
+    return sum(ray.get([a.cpu_seconds.remote() for a in collector.actors]))
+
+
+def _time(collector, weights, repeats: int, cfg) -> tuple[float, int, float, float]:
+    """(median wall s, decisions per iteration, workers' CPU s and driver's CPU s per iteration)."""
     from agents.train import game_seed
 
     collector.collect(weights, weights, 0, game_seed(cfg, 0))          # warm-up (kernel cache, actors)
     times, decisions = [], 0
+    w0, d0 = _worker_cpu(collector), time.process_time()
     for it in range(1, repeats + 1):
         t = time.perf_counter()
         _, _, decisions = collector.collect(weights, weights, it, game_seed(cfg, it))
         times.append(time.perf_counter() - t)
-    return statistics.median(times), decisions
+    driver = time.process_time() - d0
+    worker = _worker_cpu(collector) - w0
+    if collector.backend == "local":
+        driver -= worker                    # the workers ran in this process
+    return statistics.median(times), decisions, worker / repeats, driver / repeats
 
 
 def main(argv=None) -> int:
@@ -53,10 +69,12 @@ def main(argv=None) -> int:
     local = LocalCollector(cfg)
     g = local.workers[0].g
     weights = _weights(build_model(g.observe().shape[1], g.legal_mask().shape[1], args.hidden, 2))
-    secs, dec = _time(local, weights, args.repeats, cfg)
+    secs, dec, wcpu, dcpu = _time(local, weights, args.repeats, cfg)
     base = dec / secs
-    print(f"{args.game}: {args.envs} games/iteration, {dec} decisions, hidden {args.hidden}")
-    print(f"local (1 process)   {secs:7.3f} s/iteration  {base:9.0f} decisions/s  x1.00")
+    print(f"{args.game}: {args.envs} games/iteration, {dec} decisions, hidden {args.hidden}; wall-clock rates "
+          f"depend on free cores, CPU columns do not")
+    print(f"local (1 process)   {secs:7.3f} s/iteration  {base:9.0f} decisions/s  x1.00   "
+          f"collect CPU {wcpu:.3f} s ({dec / wcpu:.0f} decisions/CPU-s), driver overhead CPU {dcpu:.3f} s")
     for n in args.workers:
         cfg_n = TrainConfig(game=args.game, seed=args.seed, n_envs=args.envs, hidden=args.hidden, workers=n, ray=True)
         t0 = time.perf_counter()
@@ -65,13 +83,14 @@ def main(argv=None) -> int:
             col = RayCollector(cfg_n, log=lambda *a: None)
             start = time.perf_counter() - t0
             try:
-                secs, dec = _time(col, weights, args.repeats, cfg_n)
+                secs, dec, wcpu, dcpu = _time(col, weights, args.repeats, cfg_n)
             finally:
                 col.close()
         finally:
             ray.shutdown()
         print(f"ray, {n} actor(s)     {secs:7.3f} s/iteration  {dec / secs:9.0f} decisions/s  "
-              f"x{dec / secs / base:.2f}   (ray start + actors: {start:.1f} s)")
+              f"x{dec / secs / base:.2f}   collect CPU {wcpu:.3f} s ({dec / wcpu:.0f} decisions/CPU-s), "
+              f"driver CPU {dcpu:.3f} s; ray start + actors {start:.1f} s")
     return 0
 
 
