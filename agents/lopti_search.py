@@ -42,8 +42,7 @@ from agents.lopti_heuristic import (DRAW_SIZE, HAND, OBLIGATION, PICKUP, PILE_SI
                                     LoptiHeuristic)
 from cardzoo.cards import parse_cards
 from lopti_env.config import OBS_SIZE
-from lopti_env.kernels import step_game
-from lopti_env.observe import observe_game
+from lopti_env.kernels import compute_mask, rcount, step_game
 
 PLAY_PHASE = 1
 
@@ -179,22 +178,56 @@ def heuristic_batch(obs, masks, eps, rng_state):
 
 
 @njit(cache=True)
+def _features(g, seat, out):
+    """The observation entries the rollout policy reads (§3.5 layout), straight from the state."""
+    out[0] = g.phase
+    for r in range(13):
+        out[HAND + r] = rcount(g.hand[seat], r)
+    out[PILE_SIZE] = g.pile_n
+    out[DRAW_SIZE] = g.draw_n
+    out[OBLIGATION] = 1 if (g.chain > 0 and g.pile_n > 0) else 0
+    if g.pile_n > 0:
+        out[TOP] = g.top_rank + 1
+        out[TOP + 1] = g.top_cnt
+        out[TOP + 2] = g.run
+    else:
+        out[TOP] = 0
+        out[TOP + 1] = 0
+        out[TOP + 2] = 0
+    for i in range(9):
+        out[SWITCHES + i] = g.sw[i]
+
+
+@njit(cache=True)
 def _rollout_heuristic(st, cfg, carry, decks, coins, seat, eps, rng_state, max_plies):
     """Every live game of a LOPTI BatchGame state played on by the rollout policy (at most max_plies
     decisions each); returns (reward of `seat` summed over those steps, decisions played)."""
     n = st.shape[0]
     total = np.zeros(n)
     obs = np.zeros(OBS_SIZE, np.float32)
+    m = np.zeros(140, np.uint8)
     plies = 0
     for b in range(n):
         g = st[b]
+        if g.actor < 0:
+            continue
         p = 0
+        g.mask_off = 1                # the kernels keep only the legal list (as in the random rollout)
         while g.actor >= 0 and p < max_plies:
-            observe_game(g, cfg, g.actor, obs)
-            a = _choose(obs, g.mask, eps, rng_state)
+            _features(g, g.actor, obs)
+            for i in range(g.n_legal):
+                m[g.legal[i]] = 1
+            a = _choose(obs, m, eps, rng_state)
+            for i in range(g.n_legal):
+                m[g.legal[i]] = 0
             step_game(g, cfg, carry, decks[b], coins[b], a)
             total[b] += g.rewards[seat]
             p += 1
+        g.mask_off = 0
+        g.n_legal = 0
+        for i in range(140):
+            g.mask[i] = 0
+        compute_mask(g, cfg)
         plies += p
     return total, plies
 
@@ -354,8 +387,8 @@ class LoptiSearch(Agent):
     """LOPTI determinized search; see the module docstring. Options: ``samples`` (worlds sampled per
     decision), ``rollouts`` (playouts per world and action), ``policy`` ("heuristic" or "random"),
     ``eps`` (random-move rate of heuristic rollouts), ``max_plies`` (heuristic plies before the random
-    finish), ``z`` (the search overrides the heuristic's action only when its paired advantage
-    exceeds z standard errors; 0 = pure arg-max)."""
+    finish), ``prune`` (search a reduced action set, see ``candidates``), ``z`` (the search overrides
+    the heuristic's action only when its paired advantage exceeds z standard errors; 0 = arg-max)."""
 
     name = "pimc"
     needs_env = True
@@ -363,8 +396,9 @@ class LoptiSearch(Agent):
 
     def __init__(self, game: str | None = "lopti", seed: int | None = None, samples: int = 12,
                  rollouts: int = 1, policy: str = "heuristic", eps: float = 0.05, max_plies: int = 400,
-                 z: float = 1.0, env_config: dict | None = None):
+                 z: float = 1.0, prune: bool = True, env_config: dict | None = None):
         super().__init__(game, seed)
+        self.prune = bool(prune)
         if samples < 1 or rollouts < 1 or max_plies < 0:
             raise ValueError("samples and rollouts must be >= 1, max_plies >= 0")
         if policy not in ("heuristic", "random"):
@@ -414,7 +448,10 @@ class LoptiSearch(Agent):
         if any(s is None for s in states):
             self.stats["fallbacks"] += 1
             return h
-        values, per_game = self.evaluate(sit, states, legal, cfg)
+        cands = self.candidates(observation, legal, h)
+        if len(cands) == 1:
+            return h
+        values, per_game = self.evaluate(sit, states, cands, cfg)
         choice = max(values, key=lambda a: (values[a], a == h, -a))
         if choice != h and h in per_game:
             d = per_game[choice] - per_game[h]
@@ -428,6 +465,37 @@ class LoptiSearch(Agent):
         self.stats["seconds"] += dt
         self.stats["searched"] += 1
         return int(choice)
+
+    def candidates(self, observation, legal, h: int) -> np.ndarray:
+        """The actions searched: with ``prune`` (default) one FLIP (face-down cards are unknown to
+        their owner too, LO-2.4, so the slots are alike in expectation and searching each only
+        adds noise), and per rank the fewest and the most cards, the count that completes a set
+        (LO-6.1) and the heuristic's count; every legal action otherwise."""
+        if not self.prune:
+            return np.asarray(legal, np.int64)
+        o = np.asarray(observation)
+        ss = int(round(float(o[SWITCHES + 3]))) or 4
+        top = int(round(float(o[TOP]))) - 1
+        run = int(round(float(o[TOP + 2])))
+        keep = {int(h)}
+        flips = [int(a) for a in legal if 53 <= a <= 55]
+        if flips:
+            keep.add(h if 53 <= h <= 55 else flips[0])
+        by_rank: dict = {}
+        for a in legal:
+            a = int(a)
+            if a < 52:
+                by_rank.setdefault(a // 4, []).append(a % 4 + 1)
+            elif a == PICKUP:
+                keep.add(a)
+        for r, ks in by_rank.items():
+            keep.add(4 * r + min(ks) - 1)
+            keep.add(4 * r + max(ks) - 1)
+            for k in ks:
+                if r == top and run + k >= ss:
+                    keep.add(4 * r + k - 1)
+                    break
+        return np.array(sorted(keep), np.int64)
 
     def _batch(self, n: int, cfg: dict):
         from cardzoo.registry import make_batch
