@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardzoo.cards import random_legal, seed_generators
+from cardzoo.cards import lowest_bit, nth_set_bit, popcount, random_legal, rng_below, seed_generators
 
 from .config import (C_ALLOW_NT, C_AUTO, C_DECKS, C_DECL_MODE, C_EPISODE, C_FIRST_BANKER, C_FLIP, C_H, C_K,
                      C_KMULT, C_MAX_HANDS, C_MAX_REDEALS, C_MUST_DEFEND, C_NODECL, C_PEN_PTS, C_PENALTY,
@@ -281,7 +281,8 @@ def _decomp_fast(cnt, pc, pn, D, ok, oL, otop, ocards):
 
 @njit(cache=True)
 def _decomp_any(cnt, pc, pn, D, ok, oL, otop, ocards):
-    """Canonical decomposition: the greedy fast path when it is exact, else the search."""
+    """Canonical decomposition: the greedy fast path when it is exact, else the search. cnt is
+    scratch: the fast path consumes it (callers pass a copy)."""
     amb = False
     for p in range(NPOS):
         if pn[p] > 1:
@@ -292,8 +293,7 @@ def _decomp_any(cnt, pc, pn, D, ok, oL, otop, ocards):
             if k > 1:
                 amb = True
     if not amb:
-        tmp = cnt.copy()
-        return _decomp_fast(tmp, pc, pn, np.int64(D), ok, oL, otop, ocards)
+        return _decomp_fast(cnt, pc, pn, np.int64(D), ok, oL, otop, ocards)
     return _decomp(cnt, pc, pn, np.int64(D), ok, oL, otop, ocards)
 
 
@@ -594,15 +594,16 @@ def _fits(ctx_ctarget, bt_, br_, bc_, lvl_start, lvl_end, ck, crem, ncomp, best_
 # ---------------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _mdfs(j, m, sk, sL, cnt, pc, pn, keyk, keyL, lastplace, curtop):
-    """Partition the remaining cards into the shapes sk/sL[j:]; best key-shape top, -1 if none."""
+def _mdfs(j, m, sk, sL, cnt, pc, pn, keyk, keyL, lastplace, curtop, taken2):
+    """Partition the remaining cards into the shapes sk/sL[j:]; best key-shape top, -1 if none.
+    taken2[j] is the scratch row of depth j."""
     if j == m:
         return curtop
     k = sk[j]
     L = sL[j]
     best = -1
     same_prev = j > 0 and sk[j - 1] == k and sL[j - 1] == L
-    taken = np.empty(NPOS, np.int64)
+    taken = taken2[j]
     for pe in range(L - 1, NPOS):
         p0 = pe - L + 1
         good = True
@@ -643,7 +644,7 @@ def _mdfs(j, m, sk, sL, cnt, pc, pn, keyk, keyL, lastplace, curtop):
             t = curtop
             if k == keyk and L == keyL and pe > t:
                 t = pe
-            r = _mdfs(j + 1, m, sk, sL, cnt, pc, pn, keyk, keyL, place, t)
+            r = _mdfs(j + 1, m, sk, sL, cnt, pc, pn, keyk, keyL, place, t, taken2)
             for w in range(L):
                 cnt[taken[w]] += k
             if r > best:
@@ -651,9 +652,23 @@ def _mdfs(j, m, sk, sL, cnt, pc, pn, keyk, keyL, lastplace, curtop):
     return best
 
 
+WS_SIZE = 2572
+
+
 @njit(cache=True)
-def play_strength(cnt54, fk, fL, fm, s_esuit, lvl, trump):
-    """SJ-9.1/9.2: (esuit, strength) of a play against format F; strength -1 if it does not match."""
+def make_ws():
+    """Work array of the play kernels (one per rollout/batch call, so the hot path allocates
+    nothing). One flat int64 array (one argument to pass around); the users carve views: pc (16, 4)
+    at 0, pn (16,) at 64, cnt (54,) at 80, component k/L/top (64,) at 134/198/262, component cards
+    (64, 16) at 326, shape k/L (64,) at 1350/1414, partition scratch (65, 16) at 1478, play (54,)
+    at 2518."""
+    return np.empty(WS_SIZE, np.int64)
+
+
+@njit(cache=True)
+def play_strength_ws(cnt54, fk, fL, fm, s_esuit, lvl, trump, ws):
+    """SJ-9.1/9.2: (esuit, strength) of a play against format F; strength -1 if it does not match.
+    ws: work arrays (make_ws), so nothing is allocated."""
     e = -1
     total = 0
     for c in range(54):
@@ -677,12 +692,12 @@ def play_strength(cnt54, fk, fL, fm, s_esuit, lvl, trump):
         for c in range(54):
             if cnt54[c] > 0:
                 return e, card_pos(c, lvl, trump)
-    pc = np.empty((NPOS, 4), np.int64)
-    pn = np.empty(NPOS, np.int64)
+    pc = ws[0:64].reshape((NPOS, 4))
+    pn = ws[64:80]
     esuit_table(e, lvl, trump, pc, pn)
     # shapes sorted by size desc, then k desc
-    sk = np.empty(fm, np.int64)
-    sL = np.empty(fm, np.int64)
+    sk = ws[1350:1414]
+    sL = ws[1414:1478]
     for j in range(fm):
         sk[j] = fk[j]
         sL[j] = fL[j]
@@ -696,12 +711,20 @@ def play_strength(cnt54, fk, fL, fm, s_esuit, lvl, trump):
                 tl = sL[b2]
                 sL[b2] = sL[b2 + 1]
                 sL[b2 + 1] = tl
-    cnt = np.zeros(54, np.int64)
+    cnt = ws[80:134]
     for c in range(54):
         cnt[c] = cnt54[c]
     z = np.int64(0)
     m1 = np.int64(-1)
-    return e, _mdfs(z, np.int64(fm), sk, sL, cnt, pc, pn, np.int64(keyk), np.int64(keyL), m1, m1)
+    taken2 = ws[1478:2518].reshape((65, NPOS))
+    return e, _mdfs(z, np.int64(fm), sk, sL, cnt, pc, pn, np.int64(keyk), np.int64(keyL), m1, m1, taken2)
+
+
+
+@njit(cache=True)
+def play_strength(cnt54, fk, fL, fm, s_esuit, lvl, trump):
+    """SJ-9.1/9.2: (esuit, strength) of a play against format F; strength -1 if it does not match."""
+    return play_strength_ws(cnt54, fk, fL, fm, s_esuit, lvl, trump, make_ws())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -762,8 +785,32 @@ def decl_options(st, b, cfg, p, out):
 
 @njit(cache=True)
 def _n_decl(st, b, cfg, p):
-    tmp = np.zeros(NUM_ACTIONS, np.uint8)
-    return decl_options(st, b, cfg, p, tmp)
+    """The number of legal declarations of seat p (decl_options without writing a mask)."""
+    s = st[b]
+    lvl = s.hand_level
+    nd = s.ndecl
+    q = -1
+    x = -1
+    jS = 0
+    if nd > 0:
+        q = s.decl_seat[nd - 1]
+        x = s.decl_card[nd - 1]
+        jS = s.decl_cnt[nd - 1]
+    n = 0
+    for yi in range(6):
+        if yi < 4:
+            y = yi * 13 + lvl
+            jmin = 1
+        else:
+            if cfg[C_ALLOW_NT] == 0:
+                continue
+            y = 48 + yi  # 52, 53
+            jmin = 2
+        cy = s.hand[p, y]
+        for j in range(jmin, cy + 1):
+            if _decl_ok(nd, q, x, jS, p, y, j):
+                n += 1
+    return n
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1159,7 +1206,8 @@ def _play_cards(st, b, seat, play):
 
 
 @njit(cache=True)
-def _execute_lead(st, b, cfg):
+def _execute_lead_ws(st, b, cfg, ws):
+    """DONE of a lead (SJ-7): decomposition, throw check, the play. ws: make_ws work arrays."""
     s = st[b]
     D = cfg[C_DECKS]
     lvl = s.hand_level
@@ -1180,15 +1228,13 @@ def _execute_lead(st, b, cfg):
     if nd == 1:
         # one distinct card: a single or a tuple, an ordinary lead (SJ-7.3)
         k = sel[one]
-        play1 = np.zeros(54, np.int64)
-        play1[one] = k
-        sel[one] = 0
-        s.nsel = 0
         s.fm = 1
         s.fk[0] = k
         s.fL[0] = 1
         s.ftop[0] = s.pos_tab[one]
-        _play_cards(st, b, ldr, play1)
+        _play_cards(st, b, ldr, sel)
+        sel[one] = 0
+        s.nsel = 0
         s.lead_n = k
         s.lead_esuit = e
         s.leader = ldr
@@ -1196,8 +1242,10 @@ def _execute_lead(st, b, cfg):
         s.actor = (ldr + 1) % 4
         s.phase = FOLLOW
         return
-    pc = np.empty((NPOS, 4), np.int64)
-    pn = np.zeros(NPOS, np.int64)
+    pc = ws[0:64].reshape((NPOS, 4))
+    pn = ws[64:80]
+    for p in range(NPOS):
+        pn[p] = 0
     est = s.es_tab
     pst = s.pos_tab
     for c in range(54):
@@ -1205,15 +1253,16 @@ def _execute_lead(st, b, cfg):
             p = pst[c]
             pc[p, pn[p]] = c
             pn[p] += 1
-    cnt = np.zeros(54, np.int64)
+    cnt = ws[80:134]
+    play = ws[2518:2572]
     for c in range(54):
         cnt[c] = sel[c]
-    ok = np.empty(64, np.int64)
-    oL = np.empty(64, np.int64)
-    ot = np.empty(64, np.int64)
-    oc = np.empty((64, NPOS), np.int64)
+        play[c] = 0
+    ok = ws[134:198]
+    oL = ws[198:262]
+    ot = ws[262:326]
+    oc = ws[326:1350].reshape((64, NPOS))
     m = _decomp_any(cnt, pc, pn, np.int64(D), ok, oL, ot, oc)
-    play = np.zeros(54, np.int64)
     forced = -1
     if m >= 2:
         fsz = 0
@@ -1282,6 +1331,11 @@ def _execute_lead(st, b, cfg):
     s.ntp = 1
     s.actor = (ldr + 1) % 4
     s.phase = FOLLOW
+
+
+@njit(cache=True)
+def _execute_lead(st, b, cfg):
+    _execute_lead_ws(st, b, cfg, make_ws())
 
 
 @njit(cache=True)
@@ -1409,53 +1463,83 @@ def _finish_hand(st, b, cfg):
 
 
 @njit(cache=True)
-def _resolve_trick(st, b, cfg):
+def _resolve_trick(st, b, cfg, ws):
+    """SJ-9: the winner of the completed trick, its points (SJ-9.4), then the next lead or the end
+    of the hand. ws: make_ws work arrays."""
     s = st[b]
     lvl = s.hand_level
     trump = s.trump
     ldr = s.leader
-    fk = np.empty(s.fm, np.int64)
-    fL = np.empty(s.fm, np.int64)
+    fm = s.fm
     z = 0
-    for j in range(s.fm):
-        fk[j] = s.fk[j]
-        fL[j] = s.fL[j]
-        if fk[j] * fL[j] > z:
-            z = fk[j] * fL[j]
-    cnt = np.zeros(54, np.int64)
-    for c in range(54):
-        cnt[c] = s.trick_cards[ldr, c]
-    be, bs = play_strength(cnt, fk, fL, s.fm, s.lead_esuit, lvl, trump)
+    for j in range(fm):
+        if s.fk[j] * s.fL[j] > z:
+            z = s.fk[j] * s.fL[j]
     best = ldr
-    for dq in range(1, 4):
-        q = (ldr + dq) % 4
-        for c in range(54):
-            cnt[c] = s.trick_cards[q, c]
-        e, st_ = play_strength(cnt, fk, fL, s.fm, s.lead_esuit, lvl, trump)
-        if st_ < 0:
-            continue
-        if (e == TRUMP and be != TRUMP) or (e == be and st_ > bs):
-            best = q
-            be = e
-            bs = st_
+    if fm == 1 and s.fL[0] == 1:
+        # F is one single or one tuple of k: a play of n = k cards matches iff it is k copies of
+        # one card of esuit s or TRUMP (SJ-9.1); its strength is that card's position (SJ-9.2)
+        k = s.fk[0]
+        est = s.es_tab
+        pst = s.pos_tab
+        se = s.lead_esuit
+        be = -1
+        bs = -1
+        for dq in range(4):
+            q = (ldr + dq) % 4
+            tcq = s.trick_cards[q]
+            e = -1
+            one = -1
+            ok = True
+            for c in range(54):
+                if tcq[c] > 0:
+                    if one >= 0 or tcq[c] != k:
+                        ok = False
+                        break
+                    one = c
+                    e = est[c]
+            if not ok or one < 0 or (e != se and e != TRUMP):
+                continue
+            v = pst[one]
+            if dq == 0:
+                be = e
+                bs = v
+            elif (e == TRUMP and be != TRUMP) or (e == be and v > bs):
+                best = q
+                be = e
+                bs = v
+    else:
+        be, bs = play_strength_ws(s.trick_cards[ldr], s.fk, s.fL, fm, s.lead_esuit, lvl, trump, ws)
+        for dq in range(1, 4):
+            q = (ldr + dq) % 4
+            e, st_ = play_strength_ws(s.trick_cards[q], s.fk, s.fL, fm, s.lead_esuit, lvl, trump, ws)
+            if st_ < 0:
+                continue
+            if (e == TRUMP and be != TRUMP) or (e == be and st_ > bs):
+                best = q
+                be = e
+                bs = st_
     pts = 0
     for q in range(4):
+        tcq = s.trick_cards[q]
         for c in range(54):
-            pts += card_points(c) * s.trick_cards[q, c]
-            s.trick_cards[q, c] = 0
+            if tcq[c] > 0:
+                pts += card_points(c) * tcq[c]
+                tcq[c] = 0
     t = s.ntricks
     s.tr_leader[t] = ldr
     s.tr_winner[t] = best
     s.tr_points[t] = pts
     s.tr_z[t] = z
-    s.tr_single[t] = 1 if (s.fm == 1 and z == 1) else 0
+    s.tr_single[t] = 1 if (fm == 1 and z == 1) else 0
     s.ntricks = t + 1
     s.points[best % 2] += pts
     s.ntp = 0
     s.lead_n = 0
     left = 0
+    hb = s.hand[best]
     for c in range(54):
-        left += s.hand[best, c]
+        left += hb[c]
     if left == 0:
         _finish_hand(st, b, cfg)
     else:
@@ -1466,7 +1550,8 @@ def _resolve_trick(st, b, cfg):
 
 
 @njit(cache=True)
-def _apply(st, b, cfg, a):
+def _apply(st, b, cfg, a, ws):
+    """Apply the legal action a of game b (no automatic steps). ws: make_ws work arrays."""
     s = st[b]
     ph = s.phase
     if ph == DECLARE:
@@ -1516,7 +1601,7 @@ def _apply(st, b, cfg, a):
             s.actor = s.banker
     elif ph == LEAD:
         if a == A_DONE:
-            _execute_lead(st, b, cfg)
+            _execute_lead_ws(st, b, cfg, ws)
         else:
             s.sel[a] += 1
             s.nsel += 1
@@ -1525,21 +1610,20 @@ def _apply(st, b, cfg, a):
         s.nsel += 1
         if s.nsel == s.lead_n:
             p = s.actor
-            play = np.zeros(54, np.int64)
+            sel = s.sel
+            _play_cards(st, b, p, sel)
             for c in range(54):
-                play[c] = s.sel[c]
-                s.sel[c] = 0
+                sel[c] = 0
             s.nsel = 0
-            _play_cards(st, b, p, play)
             s.ntp += 1
             if s.ntp == 4:
-                _resolve_trick(st, b, cfg)
+                _resolve_trick(st, b, cfg, ws)
             else:
                 s.actor = (p + 1) % 4
 
 
 @njit(cache=True)
-def _auto(st, b, cfg, tmp):
+def _auto(st, b, cfg, tmp, ws):
     """auto_forced (section 4): apply single-option steps of BURY/LEAD/FOLLOW by themselves."""
     s = st[b]
     while s.phase == BURY or s.phase == LEAD or s.phase == FOLLOW:
@@ -1552,19 +1636,25 @@ def _auto(st, b, cfg, tmp):
                 last = a
         if n != 1:
             return
-        _apply(st, b, cfg, last)
+        _apply(st, b, cfg, last, ws)
+
+
+@njit(cache=True)
+def step_ws(st, b, cfg, a, ws, tmp):
+    """Apply a legal action of game b (the caller checked the mask) and everything automatic.
+    ws: make_ws work arrays; tmp: uint8[84] scratch for auto_forced."""
+    s = st[b]
+    for i in range(4):
+        s.rewards[i] = 0.0
+    _apply(st, b, cfg, a, ws)
+    if cfg[C_AUTO]:
+        _auto(st, b, cfg, tmp, ws)
 
 
 @njit(cache=True)
 def step_one(st, b, cfg, a):
-    """Apply a legal action of game b (the caller checked the mask) and everything automatic."""
-    s = st[b]
-    for i in range(4):
-        s.rewards[i] = 0.0
-    _apply(st, b, cfg, a)
-    if cfg[C_AUTO]:
-        tmp = np.zeros(NUM_ACTIONS, np.uint8)
-        _auto(st, b, cfg, tmp)
+    """step_ws with its own work arrays."""
+    step_ws(st, b, cfg, a, make_ws(), np.zeros(NUM_ACTIONS, np.uint8))
 
 
 @njit(cache=True)
@@ -1572,7 +1662,7 @@ def after_deal_auto(st, b, cfg):
     """Run auto_forced after a deal started (reset, redeal, next hand)."""
     if cfg[C_AUTO]:
         tmp = np.zeros(NUM_ACTIONS, np.uint8)
-        _auto(st, b, cfg, tmp)
+        _auto(st, b, cfg, tmp, make_ws())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1594,17 +1684,149 @@ def batch_legal_mask(st, cfg, out):
 
 @njit(cache=True)
 def batch_step(st, cfg, actions):
+    ws = make_ws()
+    tmp = np.zeros(NUM_ACTIONS, np.uint8)
     for b in range(st.shape[0]):
         s = st[b]
         if actions[b] < 0 or s.phase > FOLLOW:
             for i in range(4):
                 s.rewards[i] = 0.0
             continue
-        step_one(st, b, cfg, actions[b])
+        step_ws(st, b, cfg, actions[b], ws, tmp)
 
 
 @njit(cache=True)
-def _rollout_one(st, b, cfg, rng, mask):
+def _esuit_bits(st, b, esm):
+    """esm[e] := the cards of esuit e as a uint64 bit set (from the game's es_tab)."""
+    est = st[b].es_tab
+    for e in range(5):
+        esm[e] = 0
+    for c in range(54):
+        esm[est[c]] |= np.uint64(1) << np.uint64(c)
+
+
+@njit(cache=True)
+def _legal_bits(st, b, cfg, esm):
+    """The acting seat's legal actions as a uint64 bit set (bit a = action a, a <= 54) where that
+    is cheap: BURY, LEAD and every FOLLOW except formats with a tractor or several tuples; there it
+    returns 0 (use legal_mask). Agrees with legal_mask (section 4) bit for bit; esm: _esuit_bits."""
+    s = st[b]
+    ph = s.phase
+    one = np.uint64(1)
+    sel = s.sel
+    if ph == BURY:
+        hp = s.hand[s.banker]
+        av = np.uint64(0)
+        for c in range(54):
+            if hp[c] > sel[c]:
+                av |= one << np.uint64(c)
+        return av
+    if ph == LEAD:
+        hp = s.hand[s.actor]
+        av = np.uint64(0)
+        for c in range(54):
+            if hp[c] > sel[c]:
+                av |= one << np.uint64(c)
+        if s.nsel == 0:
+            return av
+        es = -1
+        for c in range(54):
+            if sel[c] > 0:
+                es = s.es_tab[c]
+                break
+        return (av & esm[es]) | (one << np.uint64(A_DONE))
+    if ph != FOLLOW:
+        return np.uint64(0)
+    hp = s.hand[s.actor]
+    e = s.lead_esuit
+    n = s.lead_n
+    est = s.es_tab
+    av = np.uint64(0)
+    h = 0
+    ssel = 0
+    for c in range(54):
+        if hp[c] > sel[c]:
+            av |= one << np.uint64(c)
+        if est[c] == e:
+            h += hp[c]
+            ssel += sel[c]
+    em = esm[e]
+    if h <= n:
+        # SJ-8.2(a): every s card, and other cards while fewer than n - h of them are selected
+        if s.nsel - ssel < n - h:
+            return av
+        return av & em
+    multi = False
+    for j in range(s.fm):
+        if s.fk[j] >= 2:
+            multi = True
+    if not multi:
+        return av & em
+    if s.fm == 1 and s.fL[0] == 1:
+        # one tuple of k led (as in _follow_mask): t = min(k, largest count of s); the optimal
+        # assignments are t copies of one card x
+        k = s.fk[0]
+        t = 0
+        for c in range(54):
+            if est[c] == e and hp[c] > t:
+                t = hp[c]
+        if t > k:
+            t = k
+        if t < 2:
+            return av & em
+        nsel = s.nsel
+        allow = np.uint64(0)
+        for x in range(54):
+            if est[x] != e or hp[x] < t:
+                continue
+            base = nsel + (t - sel[x] if t > sel[x] else 0)
+            if base > n:
+                continue
+            if base + 1 <= n:
+                return av & em
+            if t > sel[x]:
+                allow |= one << np.uint64(x)
+        return allow & av
+    return np.uint64(0)
+
+
+@njit(cache=True)
+def _random_action(st, b, cfg, rng, mask, esm):
+    """A uniformly random legal action of game b, drawn exactly as random_legal(rng, b, legal mask)
+    draws it (same generator use, same action), without building the 84-entry mask when
+    _legal_bits applies."""
+    bits = _legal_bits(st, b, cfg, esm)
+    if bits == 0:
+        legal_mask(st, b, cfg, mask)
+        return random_legal(rng, b, mask)
+    k = rng_below(rng, b, np.int64(popcount(bits)))
+    return nth_set_bit(bits, k)
+
+
+@njit(cache=True)
+def _rollout_one(st, b, cfg, rng, mask, ws, esm):
+    """Play game b with uniformly random legal actions (each decision uniform over its legal
+    mask) until it ends or needs a deal; returns the decisions played."""
+    s = st[b]
+    n = 0
+    key = -1
+    while s.phase <= FOLLOW:
+        ph = s.phase
+        if ph >= BURY:
+            k2 = s.hand_index * 128 + s.trump * 16 + s.hand_level
+            if k2 != key:
+                _esuit_bits(st, b, esm)
+                key = k2
+        a = _random_action(st, b, cfg, rng, mask, esm)
+        step_ws(st, b, cfg, a, ws, mask)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _rollout_one_ref(st, b, cfg, rng, mask):
+    """The plain rollout loop (legal_mask, random_legal, step_one): the reference the fast one is
+    tested against."""
     s = st[b]
     n = 0
     while s.phase <= FOLLOW:
@@ -1615,15 +1837,28 @@ def _rollout_one(st, b, cfg, rng, mask):
     return n
 
 
-@njit(cache=True, nogil=True)
-def batch_rollout(st, cfg, rng):
-    """Play every live game with uniformly random legal actions until it ends or needs a deal
-    (each game has its own kernel generator rng[b]). Runs without the GIL: BatchGame calls it on
-    slices of the batch from several threads."""
+@njit(cache=True)
+def batch_rollout_ref(st, cfg, rng):
+    """batch_rollout with the plain loop (tests)."""
     n = 0
     mask = np.zeros(NUM_ACTIONS, np.uint8)
     for b in range(st.shape[0]):
-        n += _rollout_one(st, b, cfg, rng, mask)
+        n += _rollout_one_ref(st, b, cfg, rng, mask)
+    return n
+
+
+@njit(cache=True, nogil=True)
+def batch_rollout(st, cfg, rng):
+    """Play every live game with uniformly random legal actions until it ends or needs a deal
+    (each game has its own kernel generator rng[b]; every decision is uniform over the legal mask
+    of section 4, CARD by CARD while composing). Runs without the GIL: BatchGame calls it on
+    slices of the batch from several threads."""
+    n = 0
+    mask = np.zeros(NUM_ACTIONS, np.uint8)
+    ws = make_ws()
+    esm = np.zeros(5, np.uint64)
+    for b in range(st.shape[0]):
+        n += _rollout_one(st, b, cfg, rng, mask, ws, esm)
     return n
 
 
