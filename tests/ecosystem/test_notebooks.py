@@ -34,8 +34,9 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     repo = str(path.parents[1])
     monkeypatch.setenv("PYTHONPATH", repo + os.pathsep + os.environ.get("PYTHONPATH", ""))
     nb = nbformat.read(path, as_version=4)
-    # per-cell limit only: a cold numba cache (fresh CI clone) compiles every game's kernels here
-    client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
+    # per-cell limit only: a cold numba cache (fresh CI clone) compiles every game's kernels here, on 2
+    # cores shared with the other xdist worker (and its Ray test's processes): 300 s was seen to run out
+    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
                                      resources={"metadata": {"path": str(tmp_path)}})
     t = time.perf_counter()
     client.execute()
