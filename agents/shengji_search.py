@@ -38,6 +38,7 @@ import dataclasses
 import time
 
 import numpy as np
+from numba import njit
 
 from agents.base import Agent, legal_actions
 from agents.shengji_heuristic import (HAND, HAND_LEVEL, HAND_SIZES, LEAD_COUNT, LEADER, LEVELS, PHASE, PLAYED,
@@ -66,6 +67,38 @@ def _counts(text) -> np.ndarray:
 
 def _cards(counts) -> list[int]:
     return np.repeat(np.arange(54), np.asarray(counts, np.int64)).tolist()
+
+
+@njit(cache=True)
+def _assign_nb(es, allowed, left, lk, u, out):
+    for i in range(es.shape[0]):
+        e = es[i]
+        tot = lk
+        for j in range(3):
+            if allowed[j, e]:
+                tot += left[j]
+        if tot == 0:
+            return False
+        x = u[i] * tot
+        out[i] = 3
+        for j in range(3):
+            if allowed[j, e]:
+                if x < left[j]:
+                    out[i] = j
+                    break
+                x -= left[j]
+        if out[i] == 3:
+            lk -= 1
+        else:
+            left[out[i]] -= 1
+    return True
+
+
+def _assign(es, allowed, left, lk, u):
+    """Each card (in order) to one of the three other seats (0..2, allowed[seat, esuit]) or the
+    kitty (3), with probability proportional to the places still open; None on a dead end."""
+    out = np.empty(es.shape[0], np.int64)
+    return out if _assign_nb(es, allowed, left, np.int64(lk), u, out) else None
 
 
 class Situation:
@@ -138,84 +171,68 @@ class Situation:
             k = np.maximum(k, rev - self.played[s])
         return k.clip(0, None)
 
-    def sample(self, rng: np.random.Generator, tries: int = 50) -> list[int] | None:
-        """One deal order (§7.1, the banker drawing first) consistent with the public record, or None."""
-        me, b, D, H, K = self.seat, self.banker, self.D, self.H, self.K
+    def _prepare(self):
+        """The deterministic part of sampling (known cards, the pool, voids), computed once."""
+        me, b, D, K = self.seat, self.banker, self.D, self.K
         pool = np.full(54, D, np.int64) - self.played.sum(axis=0) - self.my_hand
         if self.my_kitty is not None:
             pool -= self.my_kitty
         others = [s for s in range(4) if s != me]
-        known = {s: self._known(s) for s in others}
+        hands = {s: self._known(s) for s in others}
         for s in others:
-            pool -= known[s]
+            pool -= hands[s]
         if (pool < 0).any():
             return None
-        hands = {s: known[s].copy() for s in others}
         kitty = np.zeros(54, np.int64) if self.my_kitty is None else self.my_kitty.copy()
         if b != me:                       # the banker's known cards beyond his hand size lie in the kitty
             extra = hands[b].sum() - self.hand_sizes[b]
-            if extra > 0:
-                for c in np.flatnonzero(hands[b])[::-1]:
-                    take = min(extra, hands[b][c])
-                    hands[b][c] -= take
-                    kitty[c] += take
-                    extra -= take
-                    if extra == 0:
-                        break
-        need = {s: self.hand_sizes[s] - int(hands[s].sum()) for s in others}
-        need_kitty = K - int(kitty.sum())
-        if min(need.values()) < 0 or need_kitty < 0 or sum(need.values()) + need_kitty != int(pool.sum()):
-            return None
-        cards = _cards(pool)
-        es = [self.esuit(c) for c in cards]
-        seats_for = [[s for s in others if e not in self.voids[s]] for e in range(5)]
-        for _ in range(tries):
-            left = dict(need)
-            lk = need_kitty
-            got = {s: [] for s in others}
-            gk = []
-            # the most constrained cards first (fewest seats that may hold them), random within
-            order = sorted(rng.permutation(len(cards)).tolist(), key=lambda i: len(seats_for[es[i]]))
-            us = rng.random(len(cards)).tolist()
-            ok = True
-            for u, i in zip(us, order):
-                elig = seats_for[es[i]]
-                tot = lk + sum(left[s] for s in elig)
-                if tot == 0:
-                    ok = False
+            for c in np.flatnonzero(hands[b])[::-1]:
+                if extra <= 0:
                     break
-                x = u * tot
-                for s in elig:
-                    if x < left[s]:
-                        got[s].append(cards[i])
-                        left[s] -= 1
-                        break
-                    x -= left[s]
-                else:
-                    gk.append(cards[i])
-                    lk -= 1
-            if ok:
-                return self._order(hands, got, kitty, gk, rng)
-        return None
+                take = min(extra, hands[b][c])
+                hands[b][c] -= take
+                kitty[c] += take
+                extra -= take
+        need = np.array([self.hand_sizes[s] - int(hands[s].sum()) for s in others], np.int64)
+        need_kitty = K - int(kitty.sum())
+        if need.min() < 0 or need_kitty < 0 or int(need.sum()) + need_kitty != int(pool.sum()):
+            return None
+        cards = np.asarray(_cards(pool), np.int64)
+        es = np.array([self.esuit(int(c)) for c in cards], np.int64)
+        allowed = np.array([[e not in self.voids[s] for e in range(5)] for s in others], np.bool_)
+        fixed = {s: np.asarray(_cards(hands[s]) + _cards(self.played[s]), np.int64) for s in others}
+        fixed[me] = np.asarray(_cards(self.my_hand) + _cards(self.played[me]), np.int64)
+        return {"others": others, "cards": cards, "es": es, "allowed": allowed,
+                "n_allowed": allowed.sum(axis=0)[es], "need": need, "need_kitty": need_kitty,
+                "fixed": fixed, "kitty": np.asarray(_cards(kitty), np.int64)}
 
-    def _order(self, hands, got, kitty, gk, rng) -> list[int]:
-        b, H = self.banker, self.H
-        dealt = {}
-        for s in range(4):
-            if s == self.seat:
-                cs = _cards(self.my_hand) + _cards(self.played[s])
-            else:
-                cs = _cards(hands[s]) + got[s] + _cards(self.played[s])
-            cs = [cs[i] for i in rng.permutation(len(cs))]
-            assert len(cs) == H
-            dealt[s] = cs
-        order = [0] * (4 * H)
-        for s in range(4):
-            r = (s - b) % 4
-            for j, c in enumerate(dealt[s]):
-                order[4 * j + r] = c
-        kit = _cards(kitty) + list(gk)
-        return order + sorted(kit)
+    def sample(self, rng: np.random.Generator, tries: int = 50) -> list[int] | None:
+        """One deal order (§7.1, the banker drawing first) consistent with the public record, or None."""
+        if not hasattr(self, "_prep"):
+            self._prep = self._prepare()
+        p = self._prep
+        if p is None:
+            return None
+        cards = p["cards"]
+        for _ in range(tries):
+            # the most constrained cards first (fewest seats that may hold them), random within
+            order = rng.permutation(len(cards))
+            order = order[np.argsort(p["n_allowed"][order], kind="stable")]
+            who = _assign(p["es"][order], p["allowed"], p["need"].copy(), p["need_kitty"], rng.random(len(cards)))
+            if who is None:
+                continue
+            got = cards[order]
+            H, out = self.H, np.empty(4 * self.H + self.K, np.int64)
+            for s in range(4):
+                cs = p["fixed"][s]
+                if s != self.seat:
+                    cs = np.concatenate([cs, got[who == p["others"].index(s)]])
+                if len(cs) != H:
+                    return None
+                out[(s - self.banker) % 4:4 * H:4] = cs[rng.permutation(H)]
+            out[4 * H:] = np.sort(np.concatenate([p["kitty"], got[who == 3]]))
+            return out.tolist()
+        return None
 
     def reset_options(self, deal) -> dict:
         return {"deal": deal, "banker": int(self.banker), "levels": list(self.ps["levels"]),
@@ -265,7 +282,9 @@ def replay(g, histories: list) -> np.ndarray:
         ok = (mask[rows, a] == 1) & has[:, t]
         valid &= ok | ~has[:, t]
         valid &= live | ~has[:, t]
-        g.step(np.where(ok, a, mask.argmax(axis=1)))
+        # every live row's action is legal by its mask just read: step the kernel directly
+        # (BatchGame.step would read the same masks again)
+        g._kernel_step(np.where(live, np.where(ok, a, mask.argmax(axis=1)), -1))
     return valid
 
 
