@@ -359,6 +359,8 @@ class ShengJiSearch(Agent):
             nxt = self._next_of_plan(obs, action_mask)
             if nxt is not None:
                 return nxt
+            self.plan = None              # a composition the heuristic started: it finishes it
+            return int(self.fallback.act(observation, action_mask))
         self.plan = None
         h = int(self.fallback.act(observation, action_mask))
         if legal.size == 1:
