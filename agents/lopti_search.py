@@ -15,15 +15,22 @@ At each PLAY-phase decision with more than one legal action the agent
    known cards, dealer, leader, move kind, move counter, switches, rules) and is loaded into the
    rows of one ``BatchGame`` through the env's own §7.2 parser. The searching seat's observation in
    every sampled world equals its real one (tested);
-3. **evaluates every legal action** by batched rollouts: ``samples x actions x rollouts`` games,
-   each legal action applied in its share of them, then all played to the end —
-   ``policy="heuristic"`` (default): every seat plays the LOPTI heuristic (``heuristic_batch``, a
-   jitted port of ``LoptiHeuristic`` over ``BatchGame.observe()`` rows, ``eps`` random moves), one
-   ``BatchGame.step`` per ply for the whole batch, at most ``max_plies`` plies, the rest finished by
-   the jitted random ``BatchGame.rollout``; ``policy="random"``: one ``BatchGame.rollout`` call.
+3. **evaluates the candidate actions** (every legal action, or with ``prune`` one FLIP and per
+   rank the fewest, most and set-completing counts plus the heuristic's action, see
+   ``candidates``) by batched rollouts: ``samples x actions x rollouts`` games, each candidate
+   applied (``BatchGame.step``) in its share of them, then all played to the end —
+   ``policy="heuristic"`` (default): every seat plays the LOPTI heuristic (``_heuristic_row``, a
+   jitted port of ``LoptiHeuristic``, tested equal to it, ``eps`` random moves), fused with the
+   env's step kernel so one jitted call plays all games (at most ``max_plies`` decisions each,
+   the rest finished by the jitted random ``BatchGame.rollout``; tested equal to stepping the
+   heuristic through ``BatchGame.step``); ``policy="random"``: one ``BatchGame.rollout`` call.
    The seat's reward is its rank reward (§5). The action with the best mean reward is played when
    it beats the heuristic's action by ``z`` standard errors of the paired difference over the
    same sampled worlds, else the heuristic's action.
+
+``BatchGame`` has no position injection and no heuristic rollout policy, so ``load_positions`` and
+``_rollout_heuristic`` use the env's own parser and kernels on ``BatchGame.st`` (lopti_env.env
+``inject_state``, lopti_env.kernels ``step_game``/``compute_mask``).
 
 Swap, session and every other non-play decision use the heuristic, as do positions the sampler
 does not rebuild (session episodes) — ``stats["fallbacks"]`` counts them. ``stats`` totals the

@@ -27,6 +27,11 @@ first step of each LEAD or FOLLOW decision it
    heuristic's play by ``z`` standard errors of the paired difference over the same worlds, else
    the heuristic's play; its cards are then emitted one per decision (and DONE for a lead).
 
+``BatchGame.reset`` takes only deals (first-hand rules), so ``start_rows`` starts rows through the
+env's own §7.1 option parser and first-hand start (shengji_env.env ``_Setup``/``_init_game``), the
+evaluation copies replayed rows between batches (``BatchGame._st``), and ``replay`` steps the kernel
+directly once it has checked every action against the mask it read.
+
 Declaring, naming trump and burying use the heuristic, as do positions the replay does not cover
 (match episodes, a composition already started, no consistent world found) — ``stats["fallbacks"]``
 counts them. ``stats`` totals the games rolled out (``rollouts_per_s``) and ``last`` holds the
