@@ -68,7 +68,7 @@ class RayCollector:
             self.address = cfg.ray_address or ("local" if self.started else "existing")
             Worker = ray.remote(num_cpus=1)(RolloutWorker)
             args = _worker_args(cfg, workers)
-            self.workers = workers
+            self.workers, self.game, self.seed = workers, cfg.game, cfg.seed
             self.shards = [(a[4], a[5]) for a in args]
             self.actors = [Worker.remote(*a, threads=1) for a in args]
             try:
@@ -88,8 +88,8 @@ class RayCollector:
         return merge(ray.get([a.collect.remote(w, o, iteration, seed0, all_seats) for a in self.actors]))
 
     def describe(self) -> dict:
-        return {"backend": self.backend, "workers": self.workers, "shards": self.shards,
-                "ray_address": self.address}
+        return {"backend": self.backend, "workers": self.workers, "shards": self.shards, "game": self.game,
+                "seed": self.seed, "ray_address": self.address}
 
     def close(self) -> None:
         for a in self.actors:

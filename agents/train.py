@@ -1,6 +1,6 @@
 """Self-play training: masked PPO on ``BatchGame`` with an opponent pool of past checkpoints.
 
-One iteration plays ``n_envs`` whole episodes in lockstep on one ``BatchGame``. In every game the
+One iteration plays ``n_envs`` whole episodes in lockstep on ``BatchGame`` (one per shard, below). In every game the
 learner holds one side — a team in Court Piece and Sheng Ji (both partners' seats, so the two
 partners share one policy), one seat in LOPTI — alternating with the game index and iteration, and
 an opponent drawn from the pool holds the other seats. The pool starts with the uniform random
@@ -277,7 +277,9 @@ class LocalCollector:
         return merge([w.collect(weights, opponent_weights, iteration, seed0, all_seats) for w in self.workers])
 
     def describe(self) -> dict:
-        return {"backend": self.backend, "workers": len(self.workers), "shards": self.shards}
+        w = self.workers[0]
+        return {"backend": self.backend, "workers": len(self.workers), "shards": self.shards, "game": w.game,
+                "seed": w.seed}
 
     def close(self) -> None:
         pass
@@ -316,9 +318,13 @@ def train(cfg: TrainConfig, out_dir, progress=None, log=print, collector=None) -
         shard_bounds(cfg.n_envs, cfg.workers)          # bad counts fail before any Ray start
     model = build_model(obs_size, num_actions, cfg.hidden, cfg.layers)   # before in-process workers draw
     if collector is not None:
-        shards = collector.describe()["shards"]
+        desc = collector.describe()
+        shards = desc["shards"]
         if [tuple(b) for b in shards] != shard_bounds(cfg.n_envs, len(shards)):
             raise ValueError(f"the collector's shards {shards} do not split n_envs={cfg.n_envs}")
+        if (desc["game"], desc["seed"]) != (cfg.game, cfg.seed):
+            raise ValueError(f"the collector plays {desc['game']} with seed {desc['seed']}, "
+                             f"not {cfg.game} with seed {cfg.seed}")
         return _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, rng, gen, progress, log)
     collector = make_collector(cfg, log=log)
     try:
@@ -329,7 +335,7 @@ def train(cfg: TrainConfig, out_dir, progress=None, log=print, collector=None) -
 
 def _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, rng, gen, progress, log) -> dict:
     collection = dict(collector.describe(), game_seed="seed * 1_000_003 + (iteration + 1) * n_envs + game",
-                      sample_seed="SeedSequence([seed, iteration + 1, shard])", seed=cfg.seed)
+                      sample_seed="SeedSequence([seed, iteration + 1, shard])")
     log(f"collection: {collection['backend']}, {collection['workers']} worker(s), shards (start, size) "
         f"{collection['shards']}; seed {cfg.seed}: game b of iteration i dealt from seed*1_000_003 + (i+1)*n_envs + b, "
         f"shard k samples from SeedSequence([seed, i+1, k])")

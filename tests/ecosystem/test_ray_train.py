@@ -135,6 +135,8 @@ def _one_iteration_matches_local(remote, tmp_path):
     assert masks[np.arange(4), bot.act_batch(g.observe(), masks)].all()
     with pytest.raises(ValueError, match="shards"):
         train(TrainConfig(**dict(SMALL, n_envs=8), max_iterations=1), tmp_path / "bad", collector=remote)
+    with pytest.raises(ValueError, match="seed"):
+        train(TrainConfig(**dict(SMALL, seed=6), max_iterations=1), tmp_path / "bad", collector=remote)
 
 
 def test_cli_train_ray_options(monkeypatch, tmp_path):
