@@ -9,8 +9,8 @@ gathers the batches, merges them (``agents.train.merge``) and learns. Shard size
 sampling seeds do not depend on where a shard runs, so a Ray run and a local run with the same
 ``seed`` and ``workers`` collect the same batches.
 
-No address: a local Ray (``ray.init(num_cpus=max(workers, cores))``, no dashboard) started and shut
-down by the trainer; its workers import cardzoo as the driver does (installed, or Ray's own addition
+No address: a new local Ray (``ray.init(address="local", num_cpus=max(workers, cores))``, on
+127.0.0.1, no dashboard) started and shut down by the trainer; its workers import cardzoo as the driver does (installed, or Ray's own addition
 of the driver's working directory to their ``sys.path``). With
 an address (``auto``, ``host:6379`` or ``ray://host:10001``) the trainer joins that cluster, whose
 nodes need cardzoo installed (``pip install "cardzoo[train,ray]"``), and leaves it running. An
@@ -46,8 +46,10 @@ def init_ray(address: str | None = None, num_cpus: int | None = None) -> bool:
     if address:
         ray.init(address=address, log_to_driver=False)
     else:
-        # "local": always a new instance (not a `ray start` cluster that ray.init() would otherwise find)
-        ray.init(address="local", num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
+        # "local": always a new instance (not a `ray start` cluster that ray.init() would otherwise find),
+        # reachable on the loopback address only
+        ray.init(address="local", num_cpus=num_cpus, include_dashboard=False, log_to_driver=False,
+                 _node_ip_address="127.0.0.1")
     return True
 
 

@@ -20,7 +20,8 @@ SHRINK = [
      "train_batch_size_per_learner=256, minibatch_size=128, num_epochs=1"),
     ("[256, 256]", "[32]"),
     (".env_runners(num_env_runners=1)", ".env_runners(num_env_runners=0)"),
-    ("ray.init()", "ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)"),
+    ("ray.init()", "ray.init(address='local', num_cpus=1, include_dashboard=False, log_to_driver=False, "
+                   "_node_ip_address='127.0.0.1')"),
     ("for i in range(10):", "for i in range(1):"),
 ]
 
@@ -51,7 +52,7 @@ def test_doc_has_snippets_and_every_budget_is_found():
 
 
 @pytest.mark.parametrize("i", range(len(BLOCKS)))
-def test_snippet_runs(i, request, capsys):
+def test_snippet_runs(i, request, capsys, monkeypatch):
     src = BLOCKS[i]
     for mod in _modules(src):
         try:
@@ -64,6 +65,8 @@ def test_snippet_runs(i, request, capsys):
             pytest.skip("the RLlib snippet starts Ray (slow: run with -m slow)")
     for old, new in SHRINK:
         src = src.replace(old, new)
+    if "import ray" in src:
+        monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
     namespace: dict = {"__name__": f"ecosystem_snippet_{i}"}
     try:
         exec(compile(src, f"{DOC.name}[block {i}]", "exec"), namespace)

@@ -55,13 +55,15 @@ def test_rllib_env_other_games(game, config):
 
 
 @pytest.mark.slow
-def test_rllib_ppo_shared_policy_one_iteration():
+def test_rllib_ppo_shared_policy_one_iteration(monkeypatch):
     import ray
+
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
 
     spec = importlib.util.spec_from_file_location("rllib_courtpiece", EXAMPLE)
     example = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(example)
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=1, include_dashboard=False, log_to_driver=False, _node_ip_address="127.0.0.1")
     try:
         algo = example.build_config("single_sar", smoke=True).build_algo()
         result = algo.train()
