@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import numbers
+from concurrent.futures import ThreadPoolExecutor
 
+import numba
 import numpy as np
 
 from cardzoo.aec import CardGameEnv, wrap
 from cardzoo.batch import BatchGameBase
-from cardzoo.cards import RANKS, card_text, parse_cards, rank_index
+from cardzoo.cards import RANKS, card_text, parse_cards, rank_index, seed_generators
 from lopti_env import kernels as K
 from lopti_env.config import (NUM_ACTIONS, OBS_SIZE, SWITCH_HI, SWITCH_LO, SWITCH_NAMES, LoptiConfig,
                               make_lopti_config, rule_valid_py)
@@ -777,6 +779,27 @@ def public_state_of(g, config):
 # ---------------------------------------------------------------------------------------------
 
 
+_POOL = None
+
+
+def rollout_counts(st, cfg, carry, decks, coins, seed, fast, logs):
+    """K.rollout_random on every game of st, game b with generator b of seed_generators(seed, B), in
+    contiguous slices on numba's thread count (NUMBA_NUM_THREADS / numba.set_num_threads, so one
+    setting pins every game to one core); the games are the same whatever the thread count."""
+    global _POOL
+    n = len(st)
+    rng = seed_generators(seed, n)
+    workers = min(numba.get_num_threads(), max(1, n // 64))
+    if workers <= 1:
+        return K.rollout_random(st, cfg, carry, decks, coins, rng, fast, logs)
+    if _POOL is None or _POOL._max_workers < workers:
+        _POOL = ThreadPoolExecutor(max_workers=workers)
+    bounds = np.linspace(0, n, workers + 1).astype(int)
+    futs = [_POOL.submit(K.rollout_random, st[a:b], cfg, carry, decks[a:b], coins[a:b], rng[a:b], fast, logs[a:b])
+            for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+    return np.concatenate([f.result() for f in futs])
+
+
 class BatchGame(_Game, BatchGameBase):
     num_actions = NUM_ACTIONS
     observation_size = OBS_SIZE
@@ -788,6 +811,7 @@ class BatchGame(_Game, BatchGameBase):
         self.st = new_state(self.n)
         self.decks = np.zeros((self.n, self.R, 52), np.int8)
         self.coins = np.zeros((self.n, self.n_coins), np.int8)
+        self._nolog = np.zeros((self.n, 0), np.int16)
 
     def _reset_games(self, seeds, deals):
         n = self.config.num_players
@@ -825,7 +849,7 @@ class BatchGame(_Game, BatchGameBase):
         self.rewards[:] = self.st["rewards"][:, :self.num_players]
 
     def _kernel_rollout(self, policy, seed):
-        n = K.rollout_random(self.st, self.cfg, self.carry, self.decks, self.coins, seed)
+        n = rollout_counts(self.st, self.cfg, self.carry, self.decks, self.coins, seed, True, self._nolog)[:, 0].sum()
         self.rewards[:] = self.st["rewards"][:, :self.num_players]
         return n
 

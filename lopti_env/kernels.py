@@ -10,9 +10,9 @@ After every transition the actor's legal mask is rebuilt into g.mask / g.legal.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from cardzoo.cards import lowest_bit, popcount, rng_below, seed_generators
+from cardzoo.cards import lowest_bit, popcount, rng_below
 from lopti_env.config import TPL
 
 # phase codes (section 4.4)
@@ -1516,7 +1516,7 @@ def fast_play(g, cfg, rng, log, pos):
     actions are counted in play_mask's order (ranks ascending, counts ascending, flips by slot, pickup
     last) from bit-sliced rank counts, the same generator draw picks the same index, and the move
     runs the LO-5.1 pipeline without hooks. Hands, table and counters live in locals; the record is
-    written back on exit. tests/lopti/test_fast_rollout.py checks the equivalence game by game.
+    written back on exit. tests/lopti/test_lopti_fast_rollout.py checks the equivalence game by game.
     """
     maxm = cfg[C_MAXMOVES]
     pte = cfg[C_PTE]
@@ -1977,25 +1977,14 @@ def rollout_game(g, cfg, carry, dk, cn, rng0, b, fast, log):
     return total, fast_moves
 
 
-@njit(cache=True, parallel=True)
-def rollout_random(st, cfg, carry, decks, coins, seed):
-    """Play every live game to its end with uniformly random legal actions (games in parallel)."""
+@njit(cache=True, nogil=True)
+def rollout_random(st, cfg, carry, decks, coins, rng, fast, logs):
+    """Play every live game of st to its end with uniformly random legal actions, game b with
+    generator rng[b] (cardzoo.cards.seed_generators). nogil: BatchGame runs slices of a batch in
+    threads (env.rollout_counts). fast: PLAY phases run in fast_play (off only for tests, which check
+    that it plays the same games). logs (B, L) receives each game's actions when L > 0. Returns
+    int64[B, 2]: actions played, and how many of them fast_play chose."""
     n_games = st.shape[0]
-    rng = seed_generators(seed, n_games)
-    counts = np.zeros(n_games, np.int64)
-    nolog = np.empty(0, np.int16)
-    for b in prange(n_games):
-        counts[b] = rollout_game(st[b], cfg, carry, decks[b], coins[b], rng, b, True, nolog)[0]
-    return counts.sum()
-
-
-@njit(cache=True)
-def rollout_logged(st, cfg, carry, decks, coins, seed, fast, logs):
-    """rollout_random game by game with the fast PLAY loop on or off, actions into logs[b] (tests:
-    the fast loop must play exactly the games of the general step). Returns int64[B, 2]: actions
-    played, and how many of them fast_play chose."""
-    n_games = st.shape[0]
-    rng = seed_generators(seed, n_games)
     counts = np.zeros((n_games, 2), np.int64)
     for b in range(n_games):
         total, fast_moves = rollout_game(st[b], cfg, carry, decks[b], coins[b], rng, b, fast, logs[b])
