@@ -51,18 +51,15 @@ def test_doc_has_snippets_and_every_budget_is_found():
         assert old in text, old
 
 
-@pytest.mark.parametrize("i", range(len(BLOCKS)))
-def test_snippet_runs(i, request, capsys, monkeypatch):
+@pytest.mark.parametrize("i", [pytest.param(i, marks=pytest.mark.slow) if "import ray" in b else i
+                               for i, b in enumerate(BLOCKS)])   # the RLlib block starts Ray: slow
+def test_snippet_runs(i, capsys, monkeypatch):
     src = BLOCKS[i]
     for mod in _modules(src):
         try:
             importlib.import_module(mod)          # the whole dotted path: plain ray has no usable ray.rllib
         except ImportError as e:
             pytest.skip(f"{mod} is not importable ({e})")
-    if "import ray" in src:
-        marks = request.config.getoption("-m") or ""
-        if "slow" not in marks or "not slow" in marks:
-            pytest.skip("the RLlib snippet starts Ray (slow: run with -m slow)")
     for old, new in SHRINK:
         src = src.replace(old, new)
     if "import ray" in src:
