@@ -320,20 +320,6 @@ def decompose_counts(cnt54, lvl, trump, D, ok, oL, otop, ocards):
 # SJ-7.4 throw check
 # ---------------------------------------------------------------------------------------------
 
-@njit(cache=True)
-def _beats(cnt, pc, pn, k, L, top):
-    """Does holding cnt contain a component of shape (k, L) with a top above `top` (SJ-7.4)?"""
-    run = 0
-    for p in range(NPOS):
-        if _holds_k_at(cnt, pc, pn, p, k):
-            run += 1
-        else:
-            run = 0
-        if p > top and run >= L:
-            return True
-    return False
-
-
 # ---------------------------------------------------------------------------------------------
 # SJ-8 follow obligations: match value search
 # ---------------------------------------------------------------------------------------------
@@ -652,7 +638,7 @@ def _mdfs(j, m, sk, sL, cnt, pc, pn, keyk, keyL, lastplace, curtop, taken2):
     return best
 
 
-WS_SIZE = 2572
+WS_SIZE = 2592
 
 
 @njit(cache=True)
@@ -661,7 +647,7 @@ def make_ws():
     nothing). One flat int64 array (one argument to pass around); the users carve views: pc (16, 4)
     at 0, pn (16,) at 64, cnt (54,) at 80, component k/L/top (64,) at 134/198/262, component cards
     (64, 16) at 326, shape k/L (64,) at 1350/1414, partition scratch (65, 16) at 1478, play (54,)
-    at 2518."""
+    at 2518, throw-check position masks (20,) at 2572."""
     return np.empty(WS_SIZE, np.int64)
 
 
@@ -1206,6 +1192,25 @@ def _play_cards(st, b, seat, play):
 
 
 @njit(cache=True)
+def _play_one(st, b, seat, c, k):
+    """_play_cards for a play of k copies of the one card c."""
+    s = st[b]
+    s.hand[seat, c] -= k
+    s.trick_cards[seat, c] += k
+    s.played[seat, c] += k
+    v = s.shown[seat, c] - k
+    s.shown[seat, c] = v if v > 0 else 0
+    nlog = s.nlog
+    t = s.ntricks
+    for _ in range(k):
+        s.log_seat[nlog] = seat
+        s.log_card[nlog] = c
+        s.log_trick[nlog] = t
+        nlog += 1
+    s.nlog = nlog
+
+
+@njit(cache=True)
 def _execute_lead_ws(st, b, cfg, ws):
     """DONE of a lead (SJ-7): decomposition, throw check, the play. ws: make_ws work arrays."""
     s = st[b]
@@ -1213,26 +1218,24 @@ def _execute_lead_ws(st, b, cfg, ws):
     lvl = s.hand_level
     trump = s.trump
     ldr = s.actor
-    e = -1
-    for c in range(54):
-        if s.sel[c] > 0:
-            e = card_esuit(c, lvl, trump)
-            break
     sel = s.sel
+    est = s.es_tab
+    pst = s.pos_tab
     nd = 0
     one = -1
     for c in range(54):
         if sel[c] > 0:
             nd += 1
             one = c
+    e = est[one]
     if nd == 1:
         # one distinct card: a single or a tuple, an ordinary lead (SJ-7.3)
         k = sel[one]
         s.fm = 1
         s.fk[0] = k
         s.fL[0] = 1
-        s.ftop[0] = s.pos_tab[one]
-        _play_cards(st, b, ldr, sel)
+        s.ftop[0] = pst[one]
+        _play_one(st, b, ldr, one, k)
         sel[one] = 0
         s.nsel = 0
         s.lead_n = k
@@ -1246,16 +1249,13 @@ def _execute_lead_ws(st, b, cfg, ws):
     pn = ws[64:80]
     for p in range(NPOS):
         pn[p] = 0
-    est = s.es_tab
-    pst = s.pos_tab
+    cnt = ws[80:134]
+    play = ws[2518:2572]
     for c in range(54):
         if est[c] == e:
             p = pst[c]
             pc[p, pn[p]] = c
             pn[p] += 1
-    cnt = ws[80:134]
-    play = ws[2518:2572]
-    for c in range(54):
         cnt[c] = sel[c]
         play[c] = 0
     ok = ws[134:198]
@@ -1265,14 +1265,34 @@ def _execute_lead_ws(st, b, cfg, ws):
     m = _decomp_any(cnt, pc, pn, np.int64(D), ok, oL, ot, oc)
     forced = -1
     if m >= 2:
+        # SJ-7.4 throw check. pm[5 dq + k]: bit p set iff seat leader+dq holds some card of
+        # position p at least k times (so "beats (k, L, top)" is a run of L bits ending above top)
+        pm = ws[2572:2592]
+        for dq in range(1, 4):
+            hq = s.hand[(ldr + dq) % 4]
+            for k in range(5):
+                pm[5 * dq + k] = 0
+            for p in range(NPOS):
+                for i in range(pn[p]):
+                    v = hq[pc[p, i]]
+                    for k in range(1, v + 1):
+                        pm[5 * dq + k] |= 1 << p
         fsz = 0
         ftop = 0
         fmin = 0
         for j in range(m):
             beaten = False
+            k = ok[j]
+            L = oL[j]
+            lo = ot[j] - L + 2
+            if lo < 0:
+                lo = 0
             for dq in range(1, 4):
-                q = (ldr + dq) % 4
-                if _beats(s.hand[q], pc, pn, ok[j], oL[j], ot[j]):
+                M = pm[5 * dq + k]
+                R = M
+                for i in range(1, L):
+                    R &= M >> i
+                if (R >> lo) != 0:
                     beaten = True
                     break
             if beaten:
@@ -1476,36 +1496,33 @@ def _resolve_trick(st, b, cfg, ws):
         if s.fk[j] * s.fL[j] > z:
             z = s.fk[j] * s.fL[j]
     best = ldr
+    n = s.lead_n
+    lc = s.log_card
+    l0 = s.nlog - 4 * n   # the trick's cards in the play log: n per seat, in play order
     if fm == 1 and s.fL[0] == 1:
-        # F is one single or one tuple of k: a play of n = k cards matches iff it is k copies of
-        # one card of esuit s or TRUMP (SJ-9.1); its strength is that card's position (SJ-9.2)
-        k = s.fk[0]
+        # F is one single or one tuple of k = n: a play matches iff it is k copies of one card of
+        # esuit s or TRUMP (SJ-9.1); its strength is that card's position (SJ-9.2)
         est = s.es_tab
         pst = s.pos_tab
         se = s.lead_esuit
         be = -1
         bs = -1
         for dq in range(4):
-            q = (ldr + dq) % 4
-            tcq = s.trick_cards[q]
-            e = -1
-            one = -1
+            i0 = l0 + dq * n
+            one = lc[i0]
             ok = True
-            for c in range(54):
-                if tcq[c] > 0:
-                    if one >= 0 or tcq[c] != k:
-                        ok = False
-                        break
-                    one = c
-                    e = est[c]
-            if not ok or one < 0 or (e != se and e != TRUMP):
+            for i in range(i0 + 1, i0 + n):
+                if lc[i] != one:
+                    ok = False
+            e = est[one]
+            if not ok or (e != se and e != TRUMP):
                 continue
             v = pst[one]
             if dq == 0:
                 be = e
                 bs = v
             elif (e == TRUMP and be != TRUMP) or (e == be and v > bs):
-                best = q
+                best = (ldr + dq) % 4
                 be = e
                 bs = v
     else:
@@ -1520,12 +1537,12 @@ def _resolve_trick(st, b, cfg, ws):
                 be = e
                 bs = st_
     pts = 0
-    for q in range(4):
-        tcq = s.trick_cards[q]
-        for c in range(54):
-            if tcq[c] > 0:
-                pts += card_points(c) * tcq[c]
-                tcq[c] = 0
+    tc = s.trick_cards
+    ls = s.log_seat
+    for i in range(l0, l0 + 4 * n):
+        c = lc[i]
+        pts += card_points(c)
+        tc[ls[i], c] = 0
     t = s.ntricks
     s.tr_leader[t] = ldr
     s.tr_winner[t] = best
@@ -1536,11 +1553,8 @@ def _resolve_trick(st, b, cfg, ws):
     s.points[best % 2] += pts
     s.ntp = 0
     s.lead_n = 0
-    left = 0
-    hb = s.hand[best]
-    for c in range(54):
-        left += hb[c]
-    if left == 0:
+    if s.nlog == 4 * cfg[C_H]:
+        # every seat has played its H cards (SJ-1.3): the hands are empty
         _finish_hand(st, b, cfg)
     else:
         s.leader = best
@@ -1611,9 +1625,13 @@ def _apply(st, b, cfg, a, ws):
         if s.nsel == s.lead_n:
             p = s.actor
             sel = s.sel
-            _play_cards(st, b, p, sel)
-            for c in range(54):
-                sel[c] = 0
+            if s.nsel == 1:
+                _play_one(st, b, p, a, 1)
+                sel[a] = 0
+            else:
+                _play_cards(st, b, p, sel)
+                for c in range(54):
+                    sel[c] = 0
             s.nsel = 0
             s.ntp += 1
             if s.ntp == 4:
@@ -1937,9 +1955,9 @@ def _ms_rec(i, L, cl, lo, hi, suf, remaining, anysize, cur, out, count, filt, ha
 
 
 @njit(cache=True)
-def _count_ms(cl, L, lo, hi, extra, anysize):
+def _count_ms(cl, L, lo, hi, extra, anysize, dp):
     """Number of multisets lo <= x <= hi over cl of size sum(lo) + extra (anysize: of any size,
-    the empty one excluded), capped at 2**62."""
+    the empty one excluded), capped at 2**62. dp: work of length >= extra + 1."""
     cap = np.int64(1) << np.int64(62)
     if anysize:
         tot = np.int64(1)
@@ -1955,7 +1973,8 @@ def _count_ms(cl, L, lo, hi, extra, anysize):
         return tot - 1 if empty else tot
     if extra < 0:
         return np.int64(0)
-    dp = np.zeros(extra + 1, np.int64)
+    for a in range(extra + 1):
+        dp[a] = 0
     dp[0] = 1
     for i in range(L):
         m = hi[cl[i]] - lo[cl[i]]
@@ -1974,10 +1993,11 @@ def _count_ms(cl, L, lo, hi, extra, anysize):
 
 @njit(cache=True)
 def _enum(cl, L, lo, hi, extra, anysize, base, out, count, filt, hand_e, ctarget, bt_, br_, bc_, ls, le, ck,
-          crem, ncomp, best_q, D, n):
+          crem, ncomp, best_q, D, n, w2):
     """Wrapper: extra = cards to add beyond lo (exact size), base = fixed counts added to every play.
-    Without a filter, a family larger than out is only counted (count[0] += its size)."""
-    total = _count_ms(cl, L, lo, hi, extra, anysize)
+    Without a filter, a family larger than out is only counted (count[0] += its size).
+    w2: int64 work of length >= 3 * 64 + extra + 1 (suffix room, current play, counting)."""
+    total = _count_ms(cl, L, lo, hi, extra, anysize, w2[128:])
     if total == 0:
         return
     if not filt and count[0] + total > out.shape[0]:
@@ -1986,12 +2006,15 @@ def _enum(cl, L, lo, hi, extra, anysize, base, out, count, filt, hand_e, ctarget
     if filt and total > 4 * out.shape[0] + 100000:
         count[0] = -(np.int64(1) << np.int64(62))
         return
-    suf = np.zeros(L + 1, np.int64)
+    suf = w2[0:64]
+    suf[L] = 0
     for i in range(L - 1, -1, -1):
         suf[i] = suf[i + 1] + hi[cl[i]] - lo[cl[i]]
     if not anysize and extra > suf[0]:
         return
-    cur = base.copy()
+    cur = w2[64:128]
+    for c in range(54):
+        cur[c] = base[c]
     _ms_rec(np.int64(0), np.int64(L), cl, lo, hi, suf, np.int64(extra), np.int64(1 if anysize else 0), cur, out,
             count, np.int64(1 if filt else 0), hand_e, ctarget, bt_, br_, bc_, ls, le, ck, crem, np.int64(ncomp),
             best_q, np.int64(D), np.int64(n))
@@ -2008,16 +2031,20 @@ def legal_plays(st, b, cfg, out):
     lvl = s.hand_level
     trump = s.trump
     D = cfg[C_DECKS]
-    count = np.zeros(1, np.int64)
-    cl = np.empty(54, np.int64)
-    lo = np.zeros(54, np.int64)
-    hi = np.zeros(54, np.int64)
-    base = np.zeros(54, np.int64)
-    # dummies for the follow filter
-    z1 = np.zeros(5, np.int64)
-    zb = np.zeros((1, NPOS), np.int8)
-    zq = np.zeros(MAXA_R, np.int64)
-    z54 = np.zeros(54, np.int64)
+    # one zeroed work allocation, carved into views
+    w = np.zeros(640, np.int64)
+    count = w[0:1]
+    cl = w[1:55]
+    lo = w[55:109]
+    hi = w[109:163]
+    base = w[163:217]
+    # dummies for the follow filter (zb: any int8 matrix; out is one)
+    z1 = w[217:222]
+    zq = w[222:239]
+    z54 = w[239:293]
+    zb = out
+    hand_e = w[293:347]
+    w2 = w[347:640]
     if ph == BURY:
         L = 0
         for c in range(54):
@@ -2027,7 +2054,7 @@ def legal_plays(st, b, cfg, out):
                 lo[c] = s.sel[c]
                 hi[c] = s.hand[s.banker, c]
         _enum(cl, L, lo, hi, cfg[C_K] - s.nsel, False, base, out, count, False, z54, z1, z1, z1, zb, z1, z1, z1,
-              z1, 0, zq, D, 0)
+              z1, 0, zq, D, 0, w2)
     elif ph == LEAD:
         p = s.actor
         es = -1
@@ -2047,7 +2074,7 @@ def legal_plays(st, b, cfg, out):
                     hi[c] = s.hand[p, c]
             if L > 0:
                 _enum(cl, L, lo, hi, 0, True, base, out, count, False, z54, z1, z1, z1, zb, z1, z1, z1, z1, 0, zq,
-                      D, 0)
+                      D, 0, w2)
     elif ph == FOLLOW:
         p = s.actor
         e = s.lead_esuit
@@ -2070,11 +2097,10 @@ def legal_plays(st, b, cfg, out):
                         hi[c] = s.hand[p, c]
                         nons += s.sel[c]
             _enum(cl, L, lo, hi, n - h - nons, False, base, out, count, False, z54, z1, z1, z1, zb, z1, z1, z1,
-                  z1, 0, zq, D, 0)
+                  z1, 0, zq, D, 0, w2)
         else:
             L = 0
             ns = 0
-            hand_e = np.zeros(54, np.int64)
             for c in range(54):
                 if s.hand[p, c] > 0 and card_esuit(c, lvl, trump) == e:
                     cl[L] = c
@@ -2101,7 +2127,7 @@ def legal_plays(st, b, cfg, out):
                 count[0] = k
             elif not multi:
                 _enum(cl, L, lo, hi, n - ns, False, base, out, count, False, z54, z1, z1, z1, zb, z1, z1, z1, z1, 0,
-                      zq, D, n)
+                      zq, D, n, w2)
             else:
                 pc = np.empty((NPOS, 4), np.int64)
                 pn = np.empty(NPOS, np.int64)
@@ -2114,7 +2140,7 @@ def legal_plays(st, b, cfg, out):
                 ctarget, bt_, br_, bc_, ls, le, ck, crem, ncomp, best_q, _al, _na = _follow_ctx(
                     hand_e, pc, pn, fk, fL, s.fm, D)
                 _enum(cl, L, lo, hi, n - ns, False, base, out, count, True, hand_e, ctarget, bt_, br_, bc_, ls, le,
-                      ck, crem, ncomp, best_q, D, n)
+                      ck, crem, ncomp, best_q, D, n, w2)
     return count[0]
 
 

@@ -78,3 +78,71 @@ def test_legal_bits_equal_legal_mask(D):
         a[mask.sum(axis=1) == 0] = -1
         g.step(a)
     assert checked > 500
+
+
+def _ref_beaten(k, L, top, hand, lvl, trump, e):
+    """SJ-7.4 in plain Python: hand holds, in esuit e, L consecutive positions ending above top,
+    each with some card held at least k times."""
+    held = set()
+    for c in range(54):
+        if hand[c] >= k and R.esuit(c, lvl, trump) == e:
+            held.add(R.pos(c, lvl, trump))
+    return any(all(p in held for p in range(pe - L + 1, pe + 1)) for pe in range(top + 1, 16))
+
+
+def _ref():
+    import importlib.util
+    import sys
+    from pathlib import Path
+    name = "shengji_reference"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("reference.py"))
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules[name]
+
+
+R = _ref()
+
+
+@pytest.mark.parametrize("D", [2, 3, 4])
+def test_throw_check_differential(D):
+    """The bit-mask throw check (SJ-7.4) against a plain-Python one on random throws: success,
+    and on failure the forced component (smallest size, lowest top, lowest card)."""
+    from cardzoo.cards import card_text
+    rng = np.random.default_rng(70 + D)
+    deck = np.repeat(np.arange(54), D)
+    tried = failed = 0
+    while tried < 400:
+        lvl = int(rng.integers(13))
+        trump = int(rng.integers(5))
+        order = rng.permutation(deck)
+        hands = [np.bincount(order[i::4][:26], minlength=54) for i in range(4)]
+        e = int(rng.integers(5))
+        cards = [c for c in range(54) if hands[0][c] and R.esuit(c, lvl, trump) == e]
+        if len(cards) < 2:
+            continue
+        pick = rng.choice(cards, size=int(rng.integers(2, min(len(cards), 6) + 1)), replace=False)
+        lead = np.zeros(54, np.int64)
+        for c in pick:
+            lead[c] = int(rng.integers(1, hands[0][c] + 1))
+        text = lambda cnt: " ".join(card_text(c) for c in range(54) for _ in range(int(cnt[c])))
+        comps = K.decompose(text(lead), lvl, "CDHSN"[trump] if trump < 4 else "NT", D)
+        if len(comps) < 2:
+            continue
+        tried += 1
+        beaten = []
+        for (k, L, top, ctext) in comps:
+            if any(_ref_beaten(k, L, top, hands[q], lvl, trump, e) for q in (1, 2, 3)):
+                cc = K._counts(ctext)
+                beaten.append((k * L, top, int(np.flatnonzero(cc)[0]), ctext))
+        ok, played = K.throw_check(text(lead), [text(hands[q]) for q in (1, 2, 3)], lvl,
+                                   "CDHSN"[trump] if trump < 4 else "NT", D)
+        if not beaten:
+            assert ok and sorted(played.split()) == sorted(text(lead).split())
+        else:
+            failed += 1
+            forced = min(beaten)[3]
+            assert not ok and sorted(played.split()) == sorted(forced.split())
+    assert failed > 50
