@@ -2031,6 +2031,7 @@ def legal_plays(st, b, cfg, out):
     lvl = s.hand_level
     trump = s.trump
     D = cfg[C_DECKS]
+    est = s.es_tab   # esuits (SJ-3.3); trump is fixed in BURY, LEAD and FOLLOW
     # one zeroed work allocation, carved into views
     w = np.zeros(640, np.int64)
     count = w[0:1]
@@ -2060,14 +2061,14 @@ def legal_plays(st, b, cfg, out):
         es = -1
         for c in range(54):
             if s.sel[c] > 0:
-                es = card_esuit(c, lvl, trump)
+                es = est[c]
                 break
         for e in range(5):
             if es >= 0 and e != es:
                 continue
             L = 0
             for c in range(54):
-                if s.hand[p, c] > 0 and card_esuit(c, lvl, trump) == e:
+                if s.hand[p, c] > 0 and est[c] == e:
                     cl[L] = c
                     L += 1
                     lo[c] = s.sel[c]
@@ -2081,14 +2082,14 @@ def legal_plays(st, b, cfg, out):
         n = s.lead_n
         h = 0
         for c in range(54):
-            if card_esuit(c, lvl, trump) == e:
+            if est[c] == e:
                 h += s.hand[p, c]
         if h <= n:
             L = 0
             nons = 0
             for c in range(54):
                 if s.hand[p, c] > 0:
-                    if card_esuit(c, lvl, trump) == e:
+                    if est[c] == e:
                         base[c] = s.hand[p, c]
                     else:
                         cl[L] = c
@@ -2102,7 +2103,7 @@ def legal_plays(st, b, cfg, out):
             L = 0
             ns = 0
             for c in range(54):
-                if s.hand[p, c] > 0 and card_esuit(c, lvl, trump) == e:
+                if s.hand[p, c] > 0 and est[c] == e:
                     cl[L] = c
                     L += 1
                     lo[c] = s.sel[c]
@@ -2137,10 +2138,36 @@ def legal_plays(st, b, cfg, out):
                 for j in range(s.fm):
                     fk[j] = s.fk[j]
                     fL[j] = s.fL[j]
-                ctarget, bt_, br_, bc_, ls, le, ck, crem, ncomp, best_q, _al, _na = _follow_ctx(
+                ctarget, bt_, br_, bc_, ls, le, ck, crem, ncomp, best_q, alist, na = _follow_ctx(
                     hand_e, pc, pn, fk, fL, s.fm, D)
-                _enum(cl, L, lo, hi, n - ns, False, base, out, count, True, hand_e, ctarget, bt_, br_, bc_, ls, le,
-                      ck, crem, ncomp, best_q, D, n, w2)
+                if na >= 0 and _count_ms(cl, L, lo, hi, n - ns, False, w2[128:]) <= out.shape[0]:
+                    # every optimal assignment is listed (alist[:na]): a complete play of n cards of s
+                    # is legal iff it contains one of them (SJ-8.3, "equivalently"), so list the
+                    # candidates and keep those
+                    _enum(cl, L, lo, hi, n - ns, False, base, out, count, False, z54, z1, z1, z1, zb, z1, z1, z1,
+                          z1, 0, zq, D, n, w2)
+                    k = 0
+                    for r in range(count[0]):
+                        keep = False
+                        for i in range(na):
+                            inside = True
+                            for j in range(L):
+                                c = cl[j]
+                                if alist[i, c] > out[r, c]:
+                                    inside = False
+                                    break
+                            if inside:
+                                keep = True
+                                break
+                        if keep:
+                            if k != r:
+                                for c in range(54):
+                                    out[k, c] = out[r, c]
+                            k += 1
+                    count[0] = k
+                else:
+                    _enum(cl, L, lo, hi, n - ns, False, base, out, count, True, hand_e, ctarget, bt_, br_, bc_, ls,
+                          le, ck, crem, ncomp, best_q, D, n, w2)
     return count[0]
 
 
