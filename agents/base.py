@@ -89,3 +89,12 @@ class RandomAgent(Agent):
         u = self.rng.random(masks.shape)
         u[masks == 0] = -1.0
         return u.argmax(axis=1).astype(np.int64)
+
+
+def confidently_better(diff, z: float) -> bool:
+    """True when the paired differences ``diff`` (a candidate's value minus the baseline's, over the
+    same sampled worlds) have a mean above ``z`` standard errors: how the search agents decide that a
+    searched action may override their heuristic's, so sampling noise does not."""
+    d = np.asarray(diff, dtype=np.float64)
+    se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
+    return bool(d.mean() > z * se)

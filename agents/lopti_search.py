@@ -44,7 +44,7 @@ import time
 import numpy as np
 from numba import njit
 
-from agents.base import Agent, legal_actions
+from agents.base import Agent, confidently_better, legal_actions
 from agents.lopti_heuristic import (DRAW_SIZE, HAND, OBLIGATION, PICKUP, PILE_SIZE, SWITCHES, TOP,
                                     LoptiHeuristic)
 from cardzoo.cards import parse_cards
@@ -461,9 +461,7 @@ class LoptiSearch(Agent):
         values, per_game = self.evaluate(sit, states, cands, cfg)
         choice = max(values, key=lambda a: (values[a], a == h, -a))
         if choice != h and h in per_game:
-            d = per_game[choice] - per_game[h]
-            se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
-            if not d.mean() > self.z * se:
+            if not confidently_better(per_game[choice] - per_game[h], self.z):
                 choice = h
         dt = time.perf_counter() - t0
         games = sum(len(v) for v in per_game.values())

@@ -44,7 +44,7 @@ import time
 import numpy as np
 from numba import njit
 
-from agents.base import Agent, legal_actions
+from agents.base import Agent, confidently_better, legal_actions
 from agents.courtpiece_heuristic import FIRST5, HAND, PASS_BELOW, CourtPieceHeuristic
 from cardzoo.cards import SUIT_MASKS, card_index, highest_bit, lowest_bit, popcount, rng_below, seed_generators
 from cardzoo.registry import make_batch
@@ -779,9 +779,7 @@ class PIMCAgent(Agent):
         choice = max(values, key=lambda a: (values[a], a == h, -a))
         if choice != h and h in per_game:
             # keep the heuristic's card unless the search is confident: paired over the same deals
-            d = per_game[choice] - per_game[h]
-            se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
-            if not d.mean() > self.z * se:
+            if not confidently_better(per_game[choice] - per_game[h], self.z):
                 choice = h
         dt = time.perf_counter() - t0
         games = len(orders) * len(legal) * self.rollouts

@@ -45,7 +45,7 @@ import time
 import numpy as np
 from numba import njit
 
-from agents.base import Agent, legal_actions
+from agents.base import Agent, confidently_better, legal_actions
 from agents.shengji_heuristic import (HAND, HAND_LEVEL, HAND_SIZES, LEAD_COUNT, LEADER, LEVELS, PHASE, PLAYED,
                                       POINTS, SEL, TRICK, TRUMP, BANKER, ShengJiHeuristic, Table, card_points)
 from cardzoo.cards import card_index
@@ -395,9 +395,7 @@ class ShengJiSearch(Agent):
                 return h
             choice = int(np.argmax(values))
             if choice != hplay:
-                d = per[choice] - per[hplay]
-                se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
-                if not d.mean() > self.z * se:
+                if not confidently_better(per[choice] - per[hplay], self.z):
                     choice = hplay
             self.last = {"games": int(sum(len(p) for p in per)), "values": [float(v) for v in values],
                          "plays": [_cards(c) for c in cands], "choice": choice, "heuristic": hplay}
