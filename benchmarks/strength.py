@@ -19,6 +19,12 @@ Columns: deals, wins-ties-losses of A, A's duplicate win rate (a tie counts one 
 95% interval, and A's mean duplicate score minus B's (per deal, in the game's reward units) with a
 normal 95% interval. Search rows play on the AEC env (the search reads the public record): they use
 ``--search-deals`` deals (``--chunk N``: in chunks of N, with running totals printed).
+
+Long search rows can be split and resumed. Chunk i is dealt from ``seed + i`` and every agent is
+re-seeded at the start of each chunk, so a chunk's result does not depend on which chunks ran
+before it: ``--log FILE`` appends each finished chunk (its per-deal score differences) as a JSON
+line and, when rerun, skips the chunks the file already holds and pools them into the totals;
+``--first-chunk K`` starts at chunk K (e.g. a second process taking the other half).
 """
 from __future__ import annotations
 
@@ -87,6 +93,37 @@ def _merge(parts: list) -> MatchResult:
                        sum(p.timeouts for p in parts), sum(p.games_played for p in parts))
 
 
+def _row(res: MatchResult, name: str, a, t0: float) -> dict:
+    row = res.row()
+    row["game"] = name
+    row["s/decision A"] = f"{res.seconds[a.label] * 1e3:.2f} ms"
+    row["wall s"] = round(time.perf_counter() - t0, 1)
+    if hasattr(a, "rollouts_per_s"):
+        row["A rollouts/s"] = round(a.rollouts_per_s)
+    return row
+
+
+def _read_log(path) -> dict:
+    """Finished chunks in a --log file: (row set, A, B, seed, deals) -> MatchResult."""
+    out = {}
+    if path and Path(path).exists():
+        for line in Path(path).read_text().splitlines():
+            if line.strip():
+                r = json.loads(line)
+                out[(r["row_set"], r["A"], r["B"], r["seed"], len(r["diffs"]))] = MatchResult(
+                    r["game"], r["A"], r["B"], np.array(r["diffs"], dtype=float), r["seconds"],
+                    r["timeouts"], r["games_played"])
+    return out
+
+
+def _append_log(path, key, res: MatchResult) -> None:
+    row_set, a, b, seed, _ = key
+    rec = {"row_set": row_set, "game": res.game, "A": a, "B": b, "seed": seed, "diffs": res.diffs.tolist(),
+           "seconds": res.seconds, "timeouts": res.timeouts, "games_played": res.games_played}
+    with open(path, "a") as f:
+        f.write(json.dumps(rec) + "\n")
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--game", action="append", choices=list(ROW_SETS),
@@ -102,7 +139,13 @@ def main(argv=None) -> int:
                    help="play search rows in chunks of this many deals (chunk i from seed + i), printing "
                         "the running totals after each")
     p.add_argument("--json", default=None, help="also write the rows as JSON")
+    p.add_argument("--log", default=None,
+                   help="JSON-lines file of finished search chunks: appended to, and read to resume")
+    p.add_argument("--first-chunk", type=int, default=0, help="first search chunk to play (default 0)")
     args = p.parse_args(argv)
+    if args.first_chunk < 0:
+        raise SystemExit("--first-chunk must be >= 0")
+    logged = _read_log(args.log)
     installed = set(list_games())
     sets = args.game or [name for name, (game, _) in ROW_SETS.items() if game in installed]
     rows = []
@@ -122,16 +165,23 @@ def main(argv=None) -> int:
             parts = []
             for i, start in enumerate(range(0, total, step)):
                 # chunk i: deals drawn from seed + i (chunk 0 = the first deals of an unchunked run)
-                parts.append(duplicate_match(game, a, b, min(step, total - start), cfg, seed=args.seed + i))
-                res = _merge(parts)
-                row = res.row()
-                row["game"] = name
-                row["s/decision A"] = f"{res.seconds[a.label] * 1e3:.2f} ms"
-                row["wall s"] = round(time.perf_counter() - t0, 1)
-                if hasattr(a, "rollouts_per_s"):
-                    row["A rollouts/s"] = round(a.rollouts_per_s)
+                size = min(step, total - start)
+                key = (name, a.label, b.label, args.seed + i, size)
+                if key in logged:
+                    parts.append(logged[key])
+                    continue
+                if slow and i < args.first_chunk:
+                    continue
+                part = duplicate_match(game, a, b, size, cfg, seed=args.seed + i)
+                parts.append(part)
+                if slow and args.log:
+                    _append_log(args.log, key, part)
+                row = _row(_merge(parts), name, a, t0)
                 if start + step < total:
                     print("partial:", format_table([row]).splitlines()[-1], flush=True)
+            if not parts:
+                continue
+            row = _row(_merge(parts), name, a, t0)
             rows.append(row)
             print(format_table([row]), flush=True)
     keys = ["game", "A", "B", "deals", "W-T-L", "win rate A", "score A-B", "s/decision A", "wall s"]

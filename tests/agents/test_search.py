@@ -2,6 +2,8 @@
 history reaches exactly the searching seat's information set."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -215,3 +217,25 @@ def test_strength_rows_cover_mendi_coat_and_merge_chunks():
              MatchResult("courtpiece", "a", "b", np.array([-1.0]), {"a": 4.0})]
     m = strength._merge(parts)
     assert (m.wins, m.ties, m.losses) == (1, 1, 1) and m.seconds["a"] == pytest.approx(2.0)
+
+
+def test_strength_log_resumes_and_pools_chunks(tmp_path, capsys):
+    """--log: a run split over --first-chunk and a resume pools to the same row as one straight run."""
+    require("courtpiece")
+    from benchmarks import strength
+
+    base = ["--game", "courtpiece", "--only-search", "--no-learned", "--search-deals", "4", "--chunk", "2",
+            "--pimc", "pimc:samples=2,call_samples=8"]
+    whole = tmp_path / "whole.json"
+    strength.main(base + ["--json", str(whole)])
+    log = tmp_path / "chunks.jsonl"
+    strength.main(base + ["--log", str(log), "--first-chunk", "1"])        # only chunk 1 (seed 1)
+    assert [json.loads(x)["seed"] for x in log.read_text().splitlines()] == [1]
+    strength.main(base + ["--log", str(log)])                               # plays chunk 0, reuses chunk 1
+    assert sorted(json.loads(x)["seed"] for x in log.read_text().splitlines()) == [0, 1]
+    pooled = tmp_path / "pooled.json"
+    strength.main(base + ["--log", str(log), "--json", str(pooled)])        # nothing left to play
+    assert len(log.read_text().splitlines()) == 2
+    keys = ("deals", "W-T-L", "win rate A", "score A-B")
+    w, p = json.loads(whole.read_text())[0], json.loads(pooled.read_text())[0]
+    assert {k: w[k] for k in keys} == {k: p[k] for k in keys} and p["deals"] == 4
