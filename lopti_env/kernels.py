@@ -1657,17 +1657,8 @@ def fast_play(g, cfg, rng, log, pos):
         moves += 1
         # ---- the move (LO-5.1, no hooks) -------------------------------------------------
         end = True
-        if act == ACT_PICKUP:
-            hand[a] |= pilem
-            known[a] |= pilem
-            pilem = U0
-            pile_n = 0
-            n_plays = 0
-            t = -1
-            tc = 0
-            run = 0
-            chain = 0
-        else:
+        pickup = act == ACT_PICKUP
+        if not pickup:
             from_hand = act < 52
             card = -1
             ok = True
@@ -1697,18 +1688,10 @@ def fast_play(g, cfg, rng, log, pos):
                     run = k
                 t = r
                 tc = k
-            if not ok:  # failed flip (LO-8.2): onto the pile, then the pickup
+            if not ok:  # failed flip (LO-8.2): onto the pile, then the pickup below
                 g.pile[pile_n] = card
                 pilem |= cbit(card)
-                hand[a] |= pilem
-                known[a] |= pilem
-                pilem = U0
-                pile_n = 0
-                n_plays = 0
-                t = -1
-                tc = 0
-                run = 0
-                chain = 0
+                pickup = True
             else:
                 if from_hand:  # take_rank: known cards first, then ascending suit (section 4.3)
                     m = hand[a] & RANK_MASK[r]
@@ -1806,6 +1789,16 @@ def fast_play(g, cfg, rng, log, pos):
                         if moves >= maxm:
                             result = 2
                             break
+        if pickup:  # LO-5.1 pickup, or the one a failed flip forces
+            hand[a] |= pilem
+            known[a] |= pilem
+            pilem = U0
+            pile_n = 0
+            n_plays = 0
+            t = -1
+            tc = 0
+            run = 0
+            chain = 0
         if end:  # LO-3.5
             if pte == 1:
                 if popcount(np.uint64(actb)) <= 1:
