@@ -98,3 +98,22 @@ def confidently_better(diff, z: float) -> bool:
     d = np.asarray(diff, dtype=np.float64)
     se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
     return bool(d.mean() > z * se)
+
+
+class BatchCache:
+    """``BatchGame`` objects of one game by (size, config), reused across a search agent's decisions:
+    building one (numba state arrays) costs more than the search step that fills it."""
+
+    def __init__(self, game: str, limit: int = 32):
+        self.game, self.limit, self._games = game, int(limit), {}
+
+    def get(self, n: int, cfg: dict):
+        key = (int(n), repr(sorted(cfg.items())))
+        g = self._games.get(key)
+        if g is None:
+            from cardzoo.registry import make_batch
+
+            if len(self._games) >= self.limit:
+                self._games.clear()
+            g = self._games[key] = make_batch(self.game, int(n), **cfg)
+        return g

@@ -44,7 +44,7 @@ import time
 import numpy as np
 from numba import njit
 
-from agents.base import Agent, confidently_better, legal_actions
+from agents.base import Agent, BatchCache, confidently_better, legal_actions
 from agents.lopti_heuristic import (DRAW_SIZE, HAND, OBLIGATION, PICKUP, PILE_SIZE, SWITCHES, TOP,
                                     LoptiHeuristic)
 from cardzoo.cards import parse_cards
@@ -419,7 +419,7 @@ class LoptiSearch(Agent):
         self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "games": 0, "seconds": 0.0,
                       "rollout_decisions": 0}
         self.last: dict = {}
-        self._batches: dict = {}
+        self._batches = BatchCache("lopti")
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -502,22 +502,11 @@ class LoptiSearch(Agent):
                     break
         return np.array(sorted(keep), np.int64)
 
-    def _batch(self, n: int, cfg: dict):
-        from cardzoo.registry import make_batch
-
-        key = (n, repr(sorted(cfg.items())))
-        g = self._batches.get(key)
-        if g is None:
-            if len(self._batches) > 16:
-                self._batches.clear()
-            g = self._batches[key] = make_batch("lopti", n, **cfg)
-        return g
-
     def evaluate(self, sit: Situation, states: list, legal, cfg: dict):
         """Mean reward of the agent's seat after each legal action over worlds x rollouts games."""
         k, a_n, r_n = len(states), len(legal), self.rollouts
         n = k * a_n * r_n
-        g = self._batch(n, cfg)
+        g = self._batches.get(n, cfg)
         per = a_n * r_n
         load_positions(g, states, [np.arange(i * per, (i + 1) * per) for i in range(k)])
         first = np.tile(np.repeat(np.asarray(legal, np.int64), r_n), k)

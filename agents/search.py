@@ -44,10 +44,9 @@ import time
 import numpy as np
 from numba import njit
 
-from agents.base import Agent, confidently_better, legal_actions
+from agents.base import Agent, BatchCache, confidently_better, legal_actions
 from agents.courtpiece_heuristic import FIRST5, HAND, PASS_BELOW, CourtPieceHeuristic
 from cardzoo.cards import SUIT_MASKS, card_index, highest_bit, lowest_bit, popcount, rng_below, seed_generators
-from cardzoo.registry import make_batch
 from courtpiece_env.config import BE_RANG, C_BAND, C_VARIANT, MENDI_COAT
 from courtpiece_env.kernels import apply_action, legal_bits
 from courtpiece_env.state import CALL, PLAY
@@ -727,7 +726,7 @@ class PIMCAgent(Agent):
         self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "games": 0, "seconds": 0.0,
                       "overrides": 0, "calls": 0, "mismatch": 0.0}
         self.last: dict = {}          # the latest searched decision: games, seconds, rollouts/s, values
-        self._batch = {}
+        self._batches = BatchCache("courtpiece")
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -793,7 +792,7 @@ class PIMCAgent(Agent):
     def _likely(self, orders: np.ndarray, sit: Situation, history: list, cfg: dict) -> np.ndarray:
         """The ``samples`` deals (of ``infer`` x as many drawn) in which the other seats' past plays
         differ least from the heuristic's choices (ties: in drawing order, which is random)."""
-        g = self._game(len(orders), cfg)
+        g = self._batches.get(len(orders), cfg)
         g.reset(seed=0, hands=orders, dealers=sit.dealer)
         work = g.records.copy()
         cnt = np.zeros(len(orders), np.int64)
@@ -802,20 +801,11 @@ class PIMCAgent(Agent):
         self.stats["mismatch"] += float(cnt[keep].mean())
         return orders[keep]
 
-    def _game(self, k: int, cfg: dict):
-        key = (k, tuple(sorted(cfg.items())))
-        g = self._batch.get(key)
-        if g is None:
-            if len(self._batch) > 64:
-                self._batch.clear()
-            g = self._batch[key] = make_batch("courtpiece", k, **cfg)
-        return g
-
     def evaluate(self, sit: Situation, orders: np.ndarray, legal, cfg: dict, history: list | None = None):
         """Mean reward of the agent's seat after each legal action over the sampled deals (``orders``,
         [k, 4, 13]) x rollouts, and the per-deal means {action: float[k]} (paired over deals)."""
         k, a_n, r_n = len(orders), len(legal), self.rollouts
-        g = self._game(k, cfg)
+        g = self._batches.get(k, cfg)
         g.reset(seed=0, hands=orders, dealers=sit.dealer)
         g.replay(sit.history() if history is None else history)
         work = np.repeat(g.records, a_n * r_n)
