@@ -46,7 +46,8 @@ from numba import njit
 
 from agents.base import Agent, BatchCache, confidently_better, legal_actions
 from agents.courtpiece_heuristic import FIRST5, HAND, PASS_BELOW, CourtPieceHeuristic
-from cardzoo.cards import SUIT_MASKS, card_index, highest_bit, lowest_bit, popcount, rng_below, seed_generators
+from cardzoo.cards import (SUIT_MASKS, card_index, highest_bit, lowest_bit, popcount, rng_below, seed_generators,
+                           shuffle_prefix)
 from courtpiece_env.config import BE_RANG, C_BAND, C_VARIANT, MENDI_COAT
 from courtpiece_env.kernels import apply_action, legal_bits
 from courtpiece_env.state import CALL, PLAY
@@ -413,11 +414,7 @@ def sample_hidden(pool, need, voids, forced_seat, forced_suit, k_samples, tries,
                 cards[n] = np.int64(lowest_bit(m))
                 m &= m - ONE
                 n += 1
-            for i in range(n - 1, 0, -1):
-                j = rng_below(rng, 0, i + 1)
-                tmp = cards[i]
-                cards[i] = cards[j]
-                cards[j] = tmp
+            shuffle_prefix(cards, n, rng, 0)
             # stable order by the number of seats that may hold the card (most constrained first)
             w = 0
             for e in range(5):
@@ -483,11 +480,7 @@ def build_orders(hidden, played, my_first5, my_rest, me, caller_fix, trump, seed
                     buf[n] = np.int64(lowest_bit(m))
                     m &= m - ONE
                     n += 1
-                for i in range(n - 1, 0, -1):
-                    j = rng_below(rng, 0, i + 1)
-                    tmp = buf[i]
-                    buf[i] = buf[j]
-                    buf[j] = tmp
+                shuffle_prefix(buf, n, rng, 0)
                 if s == caller_fix:
                     for i in range(n):
                         if buf[i] // 13 == trump:

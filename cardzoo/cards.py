@@ -212,6 +212,16 @@ def rng_below(rng, i, n):
     return np.int64((rng_next(rng, i) >> np.uint64(32)) * np.uint64(n) >> np.uint64(32))
 
 
+@njit(inline="always", cache=True)
+def shuffle_prefix(buf, n, rng, i):
+    """Fisher-Yates shuffle of buf[:n] in place with generator rng[i] (draws from the top down)."""
+    for k in range(n - 1, 0, -1):
+        j = rng_below(rng, i, k + 1)
+        tmp = buf[k]
+        buf[k] = buf[j]
+        buf[j] = tmp
+
+
 @njit(cache=True)
 def seed_generators(seed, n):
     """n independent kernel generators: generator g starts at splitmix64(seed + g)."""

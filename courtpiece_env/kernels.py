@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardzoo.cards import SUIT_MASKS, nth_set_bit, popcount, rng_below, seed_generators
+from cardzoo.cards import SUIT_MASKS, nth_set_bit, popcount, rng_below, seed_generators, shuffle_prefix
 from courtpiece_env.config import (
     C_ACE_ON_ACE, C_BAND, C_CC_LIMIT, C_CHANGE_CARDS, C_CHANGE_TRUMP, C_CLOSED_11_12, C_KOTS, C_MATCH,
     C_PLAY_OUT, C_SPLIT_WIN, C_STREAK, C_TARGET, C_TFF, C_TRUMP_ACE_BLOCKS, C_VARIANT, C_WINLOSS,
@@ -724,11 +724,7 @@ def current_player_batch(st, out):
 def _kernel_perm(rng, g, n, out):
     for i in range(n):
         out[i] = i
-    for i in range(n - 1, 0, -1):
-        j = rng_below(rng, g, i + 1)
-        tmp = out[i]
-        out[i] = out[j]
-        out[j] = tmp
+    shuffle_prefix(out, n, rng, g)
 
 
 @njit(cache=True, error_model="numpy")

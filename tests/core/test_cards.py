@@ -52,3 +52,21 @@ def test_kernel_generator_is_reproducible_and_uniform():
 
     draws(g1, 50000, counts)
     assert counts.min() > 9000
+
+
+def test_shuffle_prefix_is_a_seeded_permutation_of_the_prefix():
+    from cardzoo.cards import seed_generators, shuffle_prefix
+
+    buf = np.arange(10, dtype=np.int64)
+    rng = seed_generators(7, 2)
+    shuffle_prefix(buf, 6, rng, 1)
+    assert sorted(buf[:6].tolist()) == list(range(6)) and buf[6:].tolist() == [6, 7, 8, 9]
+    again = np.arange(10, dtype=np.int64)
+    shuffle_prefix(again, 6, seed_generators(7, 2), 1)
+    assert again.tolist() == buf.tolist() and rng[0] == seed_generators(7, 2)[0]   # only generator 1 moved
+    seen = set()
+    for s in range(200):
+        b = np.arange(3, dtype=np.int64)
+        shuffle_prefix(b, 3, seed_generators(s, 1), 0)
+        seen.add(tuple(b.tolist()))
+    assert len(seen) == 6                                   # every order of 3 cards occurs
