@@ -740,7 +740,8 @@ def decl_action(y, j):
 
 @njit(cache=True)
 def decl_options(st, b, cfg, p, out):
-    """Set out[a] = 1 for every legal declaration of seat p (SJ-4.3/4.5); return how many."""
+    """The legal declarations of seat p (SJ-4.3/4.5): returns how many, and sets out[a] = 1 for each
+    when out is a mask (length > 0; an empty out only counts)."""
     s = st[b]
     lvl = s.hand_level
     nd = s.ndecl
@@ -751,6 +752,7 @@ def decl_options(st, b, cfg, p, out):
         q = s.decl_seat[nd - 1]
         x = s.decl_card[nd - 1]
         jS = s.decl_cnt[nd - 1]
+    write = out.shape[0] > 0
     n = 0
     for yi in range(6):
         if yi < 4:
@@ -764,39 +766,17 @@ def decl_options(st, b, cfg, p, out):
         cy = s.hand[p, y]
         for j in range(jmin, cy + 1):
             if _decl_ok(nd, q, x, jS, p, y, j):
-                out[decl_action(y, j)] = 1
+                if write:
+                    out[decl_action(y, j)] = 1
                 n += 1
     return n
 
 
 @njit(cache=True)
 def _n_decl(st, b, cfg, p):
-    """The number of legal declarations of seat p (decl_options without writing a mask)."""
-    s = st[b]
-    lvl = s.hand_level
-    nd = s.ndecl
-    q = -1
-    x = -1
-    jS = 0
-    if nd > 0:
-        q = s.decl_seat[nd - 1]
-        x = s.decl_card[nd - 1]
-        jS = s.decl_cnt[nd - 1]
-    n = 0
-    for yi in range(6):
-        if yi < 4:
-            y = yi * 13 + lvl
-            jmin = 1
-        else:
-            if cfg[C_ALLOW_NT] == 0:
-                continue
-            y = 48 + yi  # 52, 53
-            jmin = 2
-        cy = s.hand[p, y]
-        for j in range(jmin, cy + 1):
-            if _decl_ok(nd, q, x, jS, p, y, j):
-                n += 1
-    return n
+    """The number of legal declarations of seat p: decl_options with an empty out (a zero-length
+    view, so nothing is allocated)."""
+    return decl_options(st, b, cfg, p, st[b].seen[:0])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1916,42 +1896,66 @@ def make_rng(seed, n):
 # ---------------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _ms_rec(i, L, cl, lo, hi, suf, remaining, anysize, cur, out, count, filt, hand_e, ctarget, bt_, br_, bc_,
-            ls, le, ck, crem, ncomp, best_q, D, n):
-    """Enumerate multisets x over cards cl with lo <= x <= hi and size `remaining` (anysize: any
-    size >= 1, remaining ignored); append those passing the follow filter to out; count[0] += 1 each."""
-    if i == L:
-        if anysize:
-            tot = 0
-            for w in range(L):
-                tot += cur[cl[w]]
-            if tot == 0:
-                return
-        elif remaining != 0:
-            return
-        if filt:
-            if not _fits(ctarget, bt_, br_, bc_, ls, le, ck, crem, ncomp, best_q, hand_e, cur, D, n):
-                return
-        k = count[0]
-        if k < out.shape[0]:
-            for c in range(54):
-                out[k, c] = cur[c]
-        count[0] = k + 1
-        return
-    c = cl[i]
-    top = hi[c]
-    if not anysize and top > lo[c] + remaining:
-        top = lo[c] + remaining
-    for x in range(lo[c], top + 1):
+def _ms_iter(L, cl, lo, hi, suf, extra, anysize, cur, xs, rm, out, count, filt, hand_e, ctarget, bt_, br_, bc_,
+             ls, le, ck, crem, ncomp, best_q, D, n):
+    """Enumerate the multisets x over the cards cl[:L] with lo <= x <= hi and sum(x - lo) = extra
+    (anysize: of any size, the all-zero play excluded) in lexicographic order of (x[cl[0]], x[cl[1]],
+    ...); append those passing the follow filter to out; count[0] += 1 each. One loop, no recursion
+    (no per-node calls). cur holds base + lo on entry and is restored; suf[i] = sum of hi - lo over
+    cl[i:]; xs/rm: int64 work of length >= L + 1 (the added copies per level, the cards still to add)."""
+    cap = out.shape[0]
+    tot0 = 0
+    if anysize:
+        for w in range(L):
+            tot0 += cur[cl[w]]
+    i = 0
+    rm[0] = extra
+    xs[0] = -1
+    dsum = 0
+    while i >= 0:
+        leaf = i == L or (not anysize and rm[i] == 0)
+        if leaf:
+            if anysize and tot0 + dsum == 0:
+                pass
+            elif filt == 0 or _fits(ctarget, bt_, br_, bc_, ls, le, ck, crem, ncomp, best_q, hand_e, cur, D, n):
+                k = count[0]
+                if k < cap:
+                    for c in range(54):
+                        out[k, c] = cur[c]
+                count[0] = k + 1
+            # back to the deepest level that still chooses
+            i -= 1
+            if not anysize:
+                while i >= 0 and xs[i] < 0:
+                    i -= 1
+            continue
+        c = cl[i]
+        x = xs[i]
+        if x >= 0:
+            cur[c] -= x
+            dsum -= x
+        x += 1
+        top = hi[c] - lo[c]
         if not anysize:
-            rest = remaining - (x - lo[c])
-            # the remaining cards must fit into the later cards' spare room
-            if rest > suf[i + 1]:
-                continue
+            r = rm[i]
+            if top > r:
+                top = r
+            # the cards left after this level must fit the later levels' room
+            low = r - suf[i + 1]
+            if x < low:
+                x = low
+        if x > top:
+            xs[i] = -1
+            i -= 1
+            continue
+        xs[i] = x
         cur[c] += x
-        _ms_rec(i + 1, L, cl, lo, hi, suf, remaining - (x - lo[c]) if not anysize else i - i, anysize, cur, out,
-                count, filt, hand_e, ctarget, bt_, br_, bc_, ls, le, ck, crem, ncomp, best_q, D, n)
-        cur[c] -= x
+        dsum += x
+        if not anysize:
+            rm[i + 1] = rm[i] - x
+        i += 1
+        if i < L:
+            xs[i] = -1
 
 
 @njit(cache=True)
@@ -1996,8 +2000,9 @@ def _enum(cl, L, lo, hi, extra, anysize, base, out, count, filt, hand_e, ctarget
           crem, ncomp, best_q, D, n, w2):
     """Wrapper: extra = cards to add beyond lo (exact size), base = fixed counts added to every play.
     Without a filter, a family larger than out is only counted (count[0] += its size).
-    w2: int64 work of length >= 3 * 64 + extra + 1 (suffix room, current play, counting)."""
-    total = _count_ms(cl, L, lo, hi, extra, anysize, w2[128:])
+    w2: int64 work of length 421 (suffix room 0:64, current play 64:128, counting 128:293 (extra <= 164),
+    enumeration levels 293:357 and 357:421)."""
+    total = _count_ms(cl, L, lo, hi, extra, anysize, w2[128:293])
     if total == 0:
         return
     if not filt and count[0] + total > out.shape[0]:
@@ -2015,9 +2020,11 @@ def _enum(cl, L, lo, hi, extra, anysize, base, out, count, filt, hand_e, ctarget
     cur = w2[64:128]
     for c in range(54):
         cur[c] = base[c]
-    _ms_rec(np.int64(0), np.int64(L), cl, lo, hi, suf, np.int64(extra), np.int64(1 if anysize else 0), cur, out,
-            count, np.int64(1 if filt else 0), hand_e, ctarget, bt_, br_, bc_, ls, le, ck, crem, np.int64(ncomp),
-            best_q, np.int64(D), np.int64(n))
+    for i in range(L):
+        cur[cl[i]] += lo[cl[i]]
+    _ms_iter(np.int64(L), cl, lo, hi, suf, np.int64(extra), 1 if anysize else 0, cur, w2[293:357], w2[357:421],
+             out, count, np.int64(1 if filt else 0), hand_e, ctarget, bt_, br_, bc_, ls, le, ck, crem,
+             np.int64(ncomp), best_q, np.int64(D), np.int64(n))
 
 
 @njit(cache=True)
@@ -2033,7 +2040,7 @@ def legal_plays(st, b, cfg, out):
     D = cfg[C_DECKS]
     est = s.es_tab   # esuits (SJ-3.3); trump is fixed in BURY, LEAD and FOLLOW
     # one zeroed work allocation, carved into views
-    w = np.zeros(640, np.int64)
+    w = np.zeros(768, np.int64)
     count = w[0:1]
     cl = w[1:55]
     lo = w[55:109]
@@ -2045,7 +2052,7 @@ def legal_plays(st, b, cfg, out):
     z54 = w[239:293]
     zb = out
     hand_e = w[293:347]
-    w2 = w[347:640]
+    w2 = w[347:768]
     if ph == BURY:
         L = 0
         for c in range(54):
@@ -2140,7 +2147,7 @@ def legal_plays(st, b, cfg, out):
                     fL[j] = s.fL[j]
                 ctarget, bt_, br_, bc_, ls, le, ck, crem, ncomp, best_q, alist, na = _follow_ctx(
                     hand_e, pc, pn, fk, fL, s.fm, D)
-                if na >= 0 and _count_ms(cl, L, lo, hi, n - ns, False, w2[128:]) <= out.shape[0]:
+                if na >= 0 and _count_ms(cl, L, lo, hi, n - ns, False, w2[128:293]) <= out.shape[0]:
                     # every optimal assignment is listed (alist[:na]): a complete play of n cards of s
                     # is legal iff it contains one of them (SJ-8.3, "equivalently"), so list the
                     # candidates and keep those
