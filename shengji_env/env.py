@@ -1,11 +1,13 @@
 """The Sheng Ji AEC env (raw_env / env) and BatchGame, bound to the kernels (spec section 9)."""
 from __future__ import annotations
 
+import copy
 import numbers
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
+from numba import njit
 
 from cardzoo import aec
 from cardzoo.batch import BatchGameBase
@@ -26,15 +28,19 @@ TRUMP_NAMES = ("C", "D", "H", "S", "NT")
 # card text helpers (section 9 "Card text")
 # ---------------------------------------------------------------------------------------------
 
+_CARD_TEXT = [card_text(c) for c in range(54)]
+
+
 def card_set_text(counts) -> str:
+    counts = np.asarray(counts)
     out = []
-    for c in range(54):
-        out.extend([card_text(c)] * int(counts[c]))
+    for c in np.flatnonzero(counts[:54]).tolist():
+        out.extend([_CARD_TEXT[c]] * int(counts[c]))
     return " ".join(out)
 
 
 def _cards_text_from_list(cards) -> str:
-    return " ".join(card_text(c) for c in sorted(int(c) for c in cards))
+    return " ".join(_CARD_TEXT[c] for c in sorted(int(c) for c in cards))
 
 
 def parse_deal(deal, decks: int, what: str = "deal") -> np.ndarray:
@@ -43,6 +49,26 @@ def parse_deal(deal, decks: int, what: str = "deal") -> np.ndarray:
         raise ValueError(f"{what} must be a list of {54 * decks} cards, got {type(deal).__name__}")
     if len(deal) != 54 * decks:
         raise ValueError(f"{what} must hold {54 * decks} cards (54 x {decks} decks), got {len(deal)}")
+    if isinstance(deal, np.ndarray) and deal.ndim == 1 and np.issubdtype(deal.dtype, np.integer):
+        # integer arrays (search agents start hundreds of sampled deals per decision): checked
+        # as a whole instead of card by card, with the same messages
+        bad = np.flatnonzero((deal < 0) | (deal >= 54))
+        if len(bad):
+            i = int(bad[0])
+            raise ValueError(f"{what}[{i}] = {deal[i]!r} is not a card (an id 0..53 or text such as 'AS', 'LJ')")
+        out = deal.astype(np.int8)
+    else:
+        out = _parse_deal_items(deal, decks, what)
+    counts = np.bincount(out.astype(np.int64), minlength=54)
+    bad = np.flatnonzero(counts != decks)
+    if len(bad):
+        c = int(bad[0])
+        raise ValueError(f"{what} holds {card_text(c)} {int(counts[c])} times; every card must appear exactly "
+                         f"{decks} times")
+    return out
+
+
+def _parse_deal_items(deal, decks: int, what: str) -> np.ndarray:
     out = np.empty(54 * decks, np.int8)
     for i, item in enumerate(deal):
         if isinstance(item, str):
@@ -52,12 +78,6 @@ def parse_deal(deal, decks: int, what: str = "deal") -> np.ndarray:
         else:
             raise ValueError(f"{what}[{i}] = {item!r} is not a card (an id 0..53 or text such as 'AS', 'LJ')")
         out[i] = c
-    counts = np.bincount(out.astype(np.int64), minlength=54)
-    bad = np.flatnonzero(counts != decks)
-    if len(bad):
-        c = int(bad[0])
-        raise ValueError(f"{what} holds {card_text(c)} {int(counts[c])} times; every card must appear exactly "
-                         f"{decks} times")
     return out
 
 
@@ -266,35 +286,31 @@ def result_dict(s) -> dict | None:
     }
 
 
-def _trick_plays(s, t):
+def _log_plays(s) -> dict:
+    """The play log grouped once per call: {trick: [[seat, [cards]], ...]} in play order, a run of
+    one seat's cards being one play (public_state used to rescan the whole log for every trick)."""
+    n = int(s["nlog"])
+    out: dict = {}
+    for q, c, t in zip(s["log_seat"][:n].tolist(), s["log_card"][:n].tolist(), s["log_trick"][:n].tolist()):
+        plays = out.setdefault(t, [])
+        if plays and plays[-1][0] == q:
+            plays[-1][1].append(c)
+        else:
+            plays.append([q, [c]])
+    return out
+
+
+def _trick_plays(s, t, log=None):
     """[[seat, card set], ...] of trick t in play order, from the play log."""
-    plays = []
-    cur_seat = -1
-    cur = []
-    nlog = int(s["nlog"])
-    seats = s["log_seat"][:nlog]
-    cards = s["log_card"][:nlog]
-    tricks = s["log_trick"][:nlog]
-    for i in np.flatnonzero(tricks == t):
-        q = int(seats[i])
-        if q != cur_seat:
-            if cur_seat >= 0:
-                plays.append([cur_seat, _cards_text_from_list(cur)])
-            cur_seat = q
-            cur = []
-        cur.append(int(cards[i]))
-    if cur_seat >= 0:
-        plays.append([cur_seat, _cards_text_from_list(cur)])
-    return plays
+    log = _log_plays(s) if log is None else log
+    return [[q, _cards_text_from_list(cs)] for q, cs in log.get(t, [])]
 
 
-def _leader_counts(s, t, leader):
-    nlog = int(s["nlog"])
-    counts = np.zeros(54, np.int64)
-    for i in range(nlog):
-        if int(s["log_trick"][i]) == t and int(s["log_seat"][i]) == leader:
-            counts[int(s["log_card"][i])] += 1
-    return counts
+def _leader_counts(s, t, leader, log=None):
+    """Count vector of the cards seat `leader` played to trick t."""
+    log = _log_plays(s) if log is None else log
+    cards = [c for q, cs in log.get(t, []) if q == leader for c in cs]
+    return np.bincount(np.asarray(cards, np.int64), minlength=54)
 
 
 def public_state_dict(s, cfg: cfgmod.Config, result_cache=None) -> dict:
@@ -306,28 +322,29 @@ def public_state_dict(s, cfg: cfgmod.Config, result_cache=None) -> dict:
     nd = int(s["ndecl"])
     decls = [[int(s["decl_seat"][i]), card_text(int(s["decl_card"][i])), int(s["decl_cnt"][i])] for i in range(nd)]
     ntr = int(s["ntricks"])
+    log = _log_plays(s)
     tricks = []
     for t in range(ntr):
         ldr = int(s["tr_leader"][t])
         tricks.append({
             "leader": ldr,
-            "plays": _trick_plays(s, t),
-            "format": _decomp_texts(_leader_counts(s, t, ldr), lvl, trump, D),
+            "plays": _trick_plays(s, t, log),
+            "format": _decomp_texts(_leader_counts(s, t, ldr, log), lvl, trump, D),
             "winner": int(s["tr_winner"][t]),
             "points": int(s["tr_points"][t]),
         })
     in_play = ph in (K.LEAD, K.FOLLOW)
-    cur_trick = _trick_plays(s, ntr) if in_play else []
+    cur_trick = _trick_plays(s, ntr, log) if in_play else []
     fmt = []
     if ph == K.FOLLOW:
         ldr = int(s["leader"])
-        fmt = _decomp_texts(_leader_counts(s, ntr, ldr), lvl, trump, D)
+        fmt = _decomp_texts(_leader_counts(s, ntr, ldr, log), lvl, trump, D)
     fts = []
     for i in range(int(s["nft"])):
         t = int(s["ft_trick"][i])
         seat = int(s["ft_seat"][i])
         fts.append({"seat": seat, "trick": t, "attempted": card_set_text(s["ft_att"][i]),
-                    "played": card_set_text(_leader_counts(s, t, seat))})
+                    "played": card_set_text(_leader_counts(s, t, seat, log))})
     over = ph == K.OVER
     return {
         "phase": K.PHASE_NAMES[ph] if ph <= K.OVER else "OVER",
@@ -497,7 +514,195 @@ def _threaded_rollout(st, cfg, rng) -> int:
     return int(sum(f.result() for f in futs))
 
 
+class _RowRngs:
+    """Per-game generators (section 7.3 semantics: game b draws from default_rng(seeds[b])),
+    each created on its first draw. default_rng costs tens of microseconds (more with OS entropy)
+    and most batches never draw: injected deals, preset trump and one-hand episodes need no
+    random order, which is how search agents start their sampled worlds."""
+
+    __slots__ = ("seeds", "gens")
+
+    def __init__(self, seeds):
+        self.seeds = list(seeds)
+        self.gens = [None] * len(self.seeds)
+
+    def __getitem__(self, b):
+        g = self.gens[b]
+        if g is None:
+            g = self.gens[b] = np.random.default_rng(self.seeds[b])
+        return g
+
+    def __len__(self):
+        return len(self.seeds)
+
+    def take(self, rows) -> "_RowRngs":
+        """The generators of games rows, each an independent copy in its current state."""
+        out = _RowRngs([self.seeds[b] for b in rows])
+        for i, b in enumerate(rows):
+            if self.gens[b] is not None:
+                out.gens[i] = copy.deepcopy(self.gens[b])
+        return out
+
+
+def _int_deals(deals: list, decks: int) -> np.ndarray | None:
+    """The deals as one int8 array [n, 54 D] when every one is a valid integer array (checked in a
+    few whole-batch operations), else None: the caller then parses them one by one (parse_deal),
+    which also names the first problem."""
+    if not all(isinstance(d, np.ndarray) and d.ndim == 1 and d.shape[0] == 54 * decks
+               and np.issubdtype(d.dtype, np.integer) for d in deals):
+        return None
+    arr = np.stack(deals)
+    if (arr < 0).any() or (arr >= 54).any():
+        return None
+    # per-row card counts in one bincount (row r's cards offset by 54 r)
+    counts = np.bincount((arr.astype(np.int64) + 54 * np.arange(len(arr))[:, None]).ravel(), minlength=54 * len(arr))
+    if (counts != decks).any():
+        return None
+    return arr.astype(np.int8)
+
+
+def _per_game(value, n: int, what: str, is_one, parse_one) -> list:
+    """A reset option given once for every game (is_one(value)) or as a sequence of n values, one
+    per game (None entries allowed) -> a list of n parsed values (None where not given)."""
+    if value is None:
+        return [None] * n
+    if is_one(value):
+        one = parse_one(value, what)
+        return [one] * n
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, np.ndarray)):
+        raise ValueError(f"{what}={value!r} must be one value for every game or a list of {n} (one per game)")
+    if len(value) != n:
+        raise ValueError(f"{what} must be one value for every game or a list of {n} (one per game), "
+                         f"got a list of {len(value)}")
+    return [None if v is None else parse_one(v, f"{what}[{i}]") for i, v in enumerate(value)]
+
+
+def _is_seat(v) -> bool:
+    return isinstance(v, (numbers.Integral, np.integer))
+
+
+def _parse_seat(v, what):
+    if isinstance(v, bool) or not isinstance(v, (numbers.Integral, np.integer)) or not 0 <= int(v) <= 3:
+        raise ValueError(f"{what}={v!r} must be a seat 0..3 or None")
+    return int(v)
+
+
+def _is_level_pair(v) -> bool:
+    """One [team 0, team 1] pair (levels are ints or rank strings), not a per-game list of pairs."""
+    if isinstance(v, np.ndarray):
+        return v.ndim == 1
+    return isinstance(v, (list, tuple)) and not any(x is None or isinstance(x, (list, tuple, np.ndarray)) for x in v)
+
+
+def _parse_levels(v, what):
+    if isinstance(v, (str, bytes)) or not isinstance(v, (list, tuple, np.ndarray)) or len(v) != 2:
+        raise ValueError(f"{what}={v!r} must be a list of two levels")
+    return (_parse_level(v[0], what), _parse_level(v[1], what))
+
+
+def _parse_trump(v, what):
+    if not isinstance(v, str) or v.upper() not in TRUMP_NAMES:
+        raise ValueError(f"{what}={v!r} must be one of 'C', 'D', 'H', 'S', 'NT'")
+    return TRUMP_NAMES.index(v.upper())
+
+
+# ---------------------------------------------------------------------------------------------
+# batch start and sequence kernels
+# ---------------------------------------------------------------------------------------------
+
+def _kernel_source_stamp() -> int:
+    """A hash of the sources the kernels below compile in (the rule kernels, the state layout,
+    the config indices, the card helpers). numba's on-disk cache keys a function on its own file
+    only, so a cached kernel here would keep running stale copies of kernels.py's functions after
+    kernels.py changed; the stamp is a closure constant of the kernels, and numba's cache index
+    hashes closure constants, so any change of those files selects a fresh compile."""
+    import hashlib
+    import pathlib
+
+    from cardzoo import cards
+    from . import state
+
+    h = hashlib.sha256()
+    for mod in (K, state, cfgmod, cards):
+        h.update(pathlib.Path(mod.__file__).read_bytes())
+    return int.from_bytes(h.digest()[:7], "little")
+
+
+def _make_kernels(stamp: int):
+    @njit(cache=True)
+    def start_rows(st, cfg, orders, trumps, bankers, levels, firsts):
+        """Section 7.4 first-hand start of every game b (the kernel side of _init_game)."""
+        if stamp < 0:        # never; makes the stamp part of the cache key (see _kernel_source_stamp)
+            return
+        for b in range(st.shape[0]):
+            s = st[b]
+            s.levels[0] = levels[b, 0]
+            s.levels[1] = levels[b, 1]
+            s.banker = bankers[b]
+            s.f = bankers[b] if bankers[b] >= 0 else firsts[b]
+            s.void_deals = 0
+            s.hand_index = 0
+            s.term = 0
+            s.trunc = 0
+            s.r_valid = 0
+            s.passed[0] = 0
+            s.passed[1] = 0
+            for i in range(4):
+                s.rewards[i] = 0.0
+            K.start_deal(st, b, cfg, orders[b], trumps[b])
+            K.after_deal_auto(st, b, cfg)
+
+    @njit(cache=True)
+    def play_rows(st, cfg, actions, pos, status, rewards):
+        """Step game b through actions[b, pos[b]:] until its sequence ends (-1 or the row's end:
+        status 1), an action is not legal for it (status 2, not applied) or it waits for a deal
+        (status 3); rows with status != 0 are skipped. rewards[b] sums the applied steps'."""
+        if stamp < 0:
+            return
+        ws = K.make_ws()
+        tmp = np.zeros(K.NUM_ACTIONS, np.uint8)
+        mask = np.zeros(K.NUM_ACTIONS, np.uint8)
+        T = actions.shape[1]
+        for b in range(st.shape[0]):
+            if status[b] != 0:
+                continue
+            s = st[b]
+            t = pos[b]
+            status[b] = 1
+            while t < T:
+                a = actions[b, t]
+                if a < 0:
+                    break
+                if s.phase == K.NEED_DEAL:
+                    status[b] = 3
+                    break
+                if s.phase > K.FOLLOW or a >= K.NUM_ACTIONS:
+                    status[b] = 2
+                    break
+                K.legal_mask(st, b, cfg, mask)
+                if mask[a] == 0:
+                    status[b] = 2
+                    break
+                K.step_ws(st, b, cfg, a, ws, tmp)
+                for i in range(4):
+                    rewards[b, i] += s.rewards[i]
+                t += 1
+            pos[b] = t
+
+    return start_rows, play_rows
+
+
+_start_rows, _play_rows = _make_kernels(_kernel_source_stamp())
+
+
 class BatchGame(BatchGameBase):
+    """n Sheng Ji games stepped together (spec 9.7).
+
+    Beyond 9.7: ``reset`` also takes the per-game first-hand options of §7.1 (``banker``,
+    ``levels``, ``trump``, ``first_drawer``), ``play`` steps every game through its own action
+    sequence in one call, and ``take`` copies chosen games into a new batch; together they let a
+    search agent start, replay and branch sampled worlds without touching the state records."""
+
     num_actions = NUM_ACTIONS
     observation_size = OBS_SIZE
 
@@ -506,24 +711,137 @@ class BatchGame(BatchGameBase):
         self._cfg = self.config.to_array()
         super().__init__(n, 4)
         self._st = make_state(self.n)
-        self._rngs = [np.random.default_rng() for _ in range(self.n)]
+        self._rngs = _RowRngs([None] * self.n)
         self._queues = None
         self._cp = np.empty(self.n, np.int8)
+        self._opts = None
+
+    def reset(self, seed: int | None = None, deals=None, *, banker=None, levels=None, trump=None,
+              first_drawer=None) -> None:
+        """Start every game's first hand (9.7; game b draws from default_rng(seed + b), §7.3/7.4).
+
+        deals: None, a list of n §7.1 orders, or an int array [n, 54 D]. The other options are
+        §7.1's, each given once for every game or as a list of n values (None entries: that game
+        takes the default): ``banker`` a seat 0..3 (None: declaring decides, first-hand rules),
+        ``levels`` a [team 0, team 1] pair of "2".."A" or 0..12 (default both ``start_level``; equal
+        when the game has no banker), ``trump`` "C", "D", "H", "S" or "NT" (declaration_mode
+        "preset" only; None draws it, 7.4), ``first_drawer`` 0..3 (only for a game without banker).
+        Bad options raise ValueError naming the problem before any game changes. With deals and
+        trump given nothing is drawn, so starting sampled worlds costs one kernel call."""
+        self._opts = self._parse_options(banker, levels, trump, first_drawer)
+        if isinstance(deals, np.ndarray):
+            if deals.ndim != 2 or deals.shape[0] != self.n:
+                raise ValueError(f"deals must be a list of {self.n} deals (one per game) or an int array "
+                                 f"[{self.n}, {54 * self.config.decks}], got an array of shape {deals.shape}")
+            deals = list(deals)
+        try:
+            super().reset(seed, deals)
+        finally:
+            self._opts = None
+
+    def _parse_options(self, banker, levels, trump, first_drawer):
+        n, cfg = self.n, self.config
+        bankers = _per_game(banker, n, "banker", _is_seat, _parse_seat)
+        firsts = _per_game(first_drawer, n, "first_drawer", _is_seat, _parse_seat)
+        levs = _per_game(levels, n, "levels", _is_level_pair, _parse_levels)
+        trumps = _per_game(trump, n, "trump", lambda v: isinstance(v, str), _parse_trump)
+        if cfg.declaration_mode != "preset" and any(t is not None for t in trumps):
+            raise ValueError("reset option trump needs declaration_mode='preset'")
+        start = rank_index(cfg.start_level)
+        out_b = np.full(n, -1, np.int64)
+        out_f = np.full(n, cfg.first_drawer, np.int64)
+        out_l = np.full((n, 2), start, np.int64)
+        out_t = np.full(n, -1, np.int64)
+        for b in range(n):
+            if firsts[b] is not None:
+                if bankers[b] is not None:
+                    raise ValueError(f"game {b}: first_drawer cannot be given together with banker "
+                                     "(the banker draws first)")
+                out_f[b] = firsts[b]
+            if levs[b] is not None:
+                out_l[b] = levs[b]
+            if bankers[b] is None:
+                if out_l[b, 0] != out_l[b, 1]:
+                    raise ValueError(f"game {b}: levels={list(levs[b])} must be equal when no banker is given "
+                                     "(first hand, SJ-4.2)")
+            else:
+                out_b[b] = bankers[b]
+            if trumps[b] is not None:
+                out_t[b] = trumps[b]
+        return out_b, out_l, out_t, out_f
 
     def _reset_games(self, seeds, deals):
-        parsed = None
+        bankers, levels, trumps, firsts = self._opts if self._opts is not None else self._parse_options(
+            None, None, None, None)
+        D = self.config.decks
+        orders = np.empty((self.n, 54 * D), np.int8)
         if deals is not None:
-            parsed = [parse_deal(d, self.config.decks, f"deals[{i}]") for i, d in enumerate(deals)]
-        rngs = [np.random.default_rng(s) for s in seeds]
-        st = make_state(self.n)
-        setup = _Setup(self.config, None, None)
+            whole = _int_deals(deals, D)
+            if whole is not None:
+                orders[:] = whole
+            else:
+                for i, d in enumerate(deals):
+                    orders[i] = parse_deal(d, D, f"deals[{i}]")
+        rngs = _RowRngs(seeds)
+        preset = self.config.declaration_mode == "preset"
+        trumps = trumps.copy()
         for b in range(self.n):
-            if parsed is not None:
-                setup.deal = parsed[b]
-            _init_game(st, b, self._cfg, self.config, setup, rngs[b])
+            # 7.4: a game's draws in order: its order (unless injected), then its preset trump
+            if deals is None:
+                orders[b] = canonical_order(rngs[b], D)
+            if preset and trumps[b] < 0:
+                trumps[b] = int(rngs[b].integers(4))
+        st = make_state(self.n)
+        _start_rows(st, self._cfg, orders, trumps, bankers, levels, firsts)
         _fill_deals(st, self._cfg, self.config, rngs, None)
         self._st = st
         self._rngs = rngs
+
+    def play(self, actions) -> np.ndarray:
+        """Step each game b through its own action sequence ``actions[b]`` (an int array [n, T];
+        a -1 ends that game's sequence early), all games in one jitted call, everything automatic
+        included as in ``step``. A game stops at its first action that is not legal for it (mask
+        bit 0, outside 0..83, or the game is done): that action and the rest of its sequence are not
+        applied; the other games go on. Returns int64[n]: the number of actions applied to each
+        game (its sequence length when all were legal). ``rewards`` then holds, per game, the sum of
+        the rewards of its applied steps. For search agents replaying a public history on sampled
+        worlds: a world is consistent iff its count equals the history's length."""
+        acts = np.asarray(actions)
+        if acts.ndim != 2 or acts.shape[0] != self.n or not np.issubdtype(acts.dtype, np.integer):
+            raise ValueError(f"actions must be an int array of shape ({self.n}, T), got {acts.dtype} {acts.shape}")
+        acts = np.ascontiguousarray(acts, np.int64)
+        pos = np.zeros(self.n, np.int64)
+        status = np.zeros(self.n, np.int8)
+        rew = np.zeros((self.n, 4), np.float32)
+        while True:
+            _play_rows(self._st, self._cfg, acts, pos, status, rew)
+            waiting = status == 3
+            _fill_deals(self._st, self._cfg, self.config, self._rngs, None)
+            if not waiting.any():
+                break
+            status[waiting] = 0
+        self.rewards[:] = rew
+        return pos
+
+    def take(self, rows) -> "BatchGame":
+        """A new BatchGame (same config) holding copies of games ``rows`` (an int array of indices
+        0..n-1, repeats allowed), in that order, with their generators and latest rewards."""
+        idx = np.asarray(rows)
+        if idx.ndim != 1 or len(idx) == 0 or not np.issubdtype(idx.dtype, np.integer):
+            raise ValueError(f"rows must be a non-empty 1-D int array of game indices, got {idx.dtype} {idx.shape}")
+        if (idx < 0).any() or (idx >= self.n).any():
+            raise ValueError(f"rows must lie in 0..{self.n - 1}")
+        g = BatchGame.__new__(BatchGame)
+        BatchGameBase.__init__(g, len(idx), 4)
+        g.config = self.config
+        g._cfg = self._cfg
+        g._st = self._st[idx]
+        g._rngs = self._rngs.take(idx.tolist())
+        g._queues = None
+        g._cp = np.empty(g.n, np.int8)
+        g._opts = None
+        g.rewards[:] = self.rewards[idx]
+        return g
 
     @property
     def state(self):
