@@ -7,7 +7,7 @@ so the three games behave identically and a fix here fixes all of them.
 """
 from __future__ import annotations
 
-import copy
+import operator
 from abc import ABCMeta, abstractmethod
 from typing import Any
 
@@ -71,6 +71,19 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
     def _game_render(self) -> str:
         """The table as text (render_mode "ansi")."""
 
+    def _game_quick_step(self, action: int) -> int:
+        """Optional, for speed. `action` is an int in range, not yet checked against the mask: return
+        -2 if the actor's mask does not allow it (nothing changed); else apply it exactly like
+        `_game_step` and return the seat to act next if the step was quiet -- the phase and the result
+        unchanged, no seat paid anything, the episode goes on -- or -1 to have the adapter bring
+        everything up to date from the hooks. After a quiet step the adapter only moves the mask
+        (`_game_mask()`) and agent_selection. This default checks the mask and reports every step as
+        not quiet."""
+        if not self._mask[action]:
+            return -2
+        self._game_step(action)
+        return -1
+
     # ---- the adapter -------------------------------------------------------------------------
     def __init__(self, num_players: int, render_mode: str | None = None):
         super().__init__()
@@ -114,16 +127,18 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"options must be a dict or None, not {type(options).__name__}")
-        if seed is not None:
+        if seed is not None or self._rng is None:
+            # a fresh generator: a failed reset drops it, so there is nothing to restore
             rng = np.random.default_rng(seed)
-        else:
-            rng = self._rng if self._rng is not None else np.random.default_rng()
-        saved_rng = copy.deepcopy(rng.bit_generator.state)
-        try:
             self._game_reset(rng, options)
-        except Exception:
-            rng.bit_generator.state = saved_rng
-            raise
+        else:
+            rng = self._rng
+            saved_rng = rng.bit_generator.state  # the getter builds a new dict: a snapshot already
+            try:
+                self._game_reset(rng, options)
+            except Exception:
+                rng.bit_generator.state = saved_rng
+                raise
         self._rng = rng
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -201,6 +216,34 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         return a
 
     def step(self, action) -> None:
+        actor = self._actor
+        # The common case first, with as little Python as possible (this is most of env()'s cost per
+        # step): a live actor -- _sync keeps agent_selection on its agent and nobody is done while
+        # one acts -- given a plain int in range, after a step that paid nobody (else this step must
+        # set rewards back to 0: _sync below). The game checks the mask (-2: illegal, nothing done).
+        if actor >= 0 and action.__class__ is int and 0 <= action < self.num_actions and not self._paid:
+            nxt = self._game_quick_step(action)
+            if nxt >= 0:  # quiet: exactly what _sync does when only the actor and its mask changed
+                agents = self.possible_agents
+                agent = agents[actor]
+                self._cumulative_rewards[agent] = 0.0
+                mask = self._game_mask()
+                self._mask = mask
+                infos = self.infos
+                if nxt == actor:
+                    infos[agent]["action_mask"] = mask
+                else:
+                    infos[agent]["action_mask"] = self._zero_mask
+                    agent = agents[nxt]
+                    infos[agent]["action_mask"] = mask
+                    self._actor = nxt
+                    self.agent_selection = agent
+                return
+            if nxt == -1:
+                self._cumulative_rewards[self.possible_agents[actor]] = 0.0
+                self._sync()
+                return
+            # -2: illegal; the checks below raise the error
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
             if action is not None:
@@ -227,40 +270,55 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         pass
 
 
-def _guarded(name: str):
-    def get(self):
-        if not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self.env, name)
+class _NotReset:
+    """The wrapper's `_live` until the first reset: it has no attributes, so reading a guarded
+    attribute fails and Python falls back to OrderEnforcingWrapper.__getattr__, which raises
+    PettingZoo's own "<name> cannot be accessed before reset"."""
 
-    return property(get)
+    __slots__ = ()
+
+
+_NOT_RESET = _NotReset()
+
+
+def _live(name: str) -> property:
+    # operator.attrgetter is C: a read costs one C call instead of a Python frame
+    return property(operator.attrgetter("_live." + name))
 
 
 class _OrderEnforcing(OrderEnforcingWrapper):
-    """PettingZoo's OrderEnforcingWrapper with the attributes read every step as properties.
+    """PettingZoo's OrderEnforcingWrapper with the attributes read every step as C-level properties.
 
-    Same checks, same errors: the base class routes every attribute through __getattr__, which
-    costs as much as a whole kernel step; here the hot ones are direct, and step skips two calls.
+    Same checks, same errors: the base class routes every attribute through __getattr__, which costs
+    as much as a whole kernel step. Here `_has_reset` is kept as `_live` (the env once reset, a
+    sentinel without attributes before), the hot attributes read through it, and step skips two calls.
     """
 
-    agent_selection = _guarded("agent_selection")
-    rewards = _guarded("rewards")
-    terminations = _guarded("terminations")
-    truncations = _guarded("truncations")
-    infos = _guarded("infos")
-    agents = _guarded("agents")
+    agent_selection = _live("agent_selection")
+    rewards = _live("rewards")
+    terminations = _live("terminations")
+    truncations = _live("truncations")
+    infos = _live("infos")
+    agents = _live("agents")
+    _cumulative_rewards = property(operator.attrgetter("env._cumulative_rewards"))
 
     @property
-    def _cumulative_rewards(self):
-        return self.env._cumulative_rewards
+    def _has_reset(self) -> bool:
+        return self._live is not _NOT_RESET
+
+    @_has_reset.setter
+    def _has_reset(self, value: bool) -> None:
+        # OrderEnforcingWrapper sets this before BaseWrapper sets self.env (False) and in reset (True)
+        self._live = self.env if value else _NOT_RESET
 
     def __str__(self) -> str:
         return str(self.env)
 
     def step(self, action) -> None:
-        if self._has_reset and self.env.agents:
+        env = self._live
+        if env is not _NOT_RESET and env.agents:
             self._has_updated = True
-            self.env.step(action)
+            env.step(action)
         else:
             super().step(action)
 

@@ -6,6 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
+from numba import njit
 
 from cardzoo.aec import CardGameEnv, wrap
 from cardzoo.batch import BatchGameBase
@@ -475,6 +476,18 @@ class _Entry:
         self.dispatcher = dispatcher
         self.fn = None
 
+    def at(self, *args):
+        """The fast callable for the types of these sample arguments, compiled (or loaded from the
+        cache) now without running the kernel; the dispatcher itself where numba cannot give one
+        (NUMBA_DISABLE_JIT)."""
+        if self.fn is None:
+            compile_ = getattr(self.dispatcher, "compile", None)
+            if compile_ is None:
+                return self.dispatcher
+            from numba import typeof
+            self.fn = compile_(tuple(typeof(a) for a in args))
+        return self.fn
+
     def __call__(self, *args):
         if self.fn is not None:
             return self.fn(*args)
@@ -486,7 +499,29 @@ class _Entry:
         return out
 
 
-_step_one = _Entry(K.step_one)
+@njit(cache=True)
+def aec_step(st, words, cards, act):
+    """The AEC env's step: K.step_game on game 0, with the constants and the episode's decks and coins
+    in two flat buffers -- numba unboxes every array argument on every call, which costs about as much
+    as a step, so two buffers instead of four arrays -- and the actor's mask checked first. Returns -1
+    when the mask does not allow `act` (nothing changed), else like K.step_one
+    (actor + 1) | phase << 4 | rounds_done << 8.
+
+    words: int32[2 + len(cfg) + 5 * carry rows] = len(cfg), carry rows, cfg, carry (rows in order);
+    cards: int8[52 * rounds + coins] = the rounds' decks in order, then the coins."""
+    g = st[0]
+    if g.mask[act] == 0:
+        return -1
+    nc = np.int64(words[0])
+    rows = np.int64(words[1])
+    cfg = words[2:2 + nc]
+    carry = words[2 + nc:2 + nc + 5 * rows].reshape((rows, 5))
+    rounds = np.int64(cfg[K.C_ROUNDS])
+    K.step_game(g, cfg, carry, cards[:52 * rounds].reshape((rounds, 52)), cards[52 * rounds:], act)
+    return (g.actor + 1) | (g.phase << 4) | (g.rounds_done << 8)
+
+
+_aec_step = _Entry(aec_step)
 _observe_one = _Entry(observe_one)
 
 
@@ -504,8 +539,11 @@ class raw_env(_Game, CardGameEnv):
         self._setup_config(cfg)
         super().__init__(cfg.num_players, render_mode=render_mode)
         self._st = new_state(1)
-        self._decks = np.zeros((1, self.R, 52), np.int8)
-        self._coins = np.zeros((1, self.n_coins), np.int8)
+        # aec_step's two buffers; _decks and _coins are views of the second, rewritten by reset
+        self._words = np.concatenate([[len(self.cfg), len(self.carry)], self.cfg, self.carry.ravel()]).astype(np.int32)
+        self._cards = np.zeros(52 * self.R + self.n_coins, np.int8)
+        self._decks = self._cards[:52 * self.R].reshape(1, self.R, 52)
+        self._coins = self._cards[52 * self.R:].reshape(1, self.n_coins)
         self._aux = None
         self._seed = None
         self._round_winners = []
@@ -517,8 +555,12 @@ class raw_env(_Game, CardGameEnv):
         self._mask_i8 = self._st["mask"][0].view(np.int8)
         self._c_actor = -1
         self._c_phase = K.DONE
+        self._c_quiet = K.DONE  # phase | rounds_done << 4: a step that keeps it is quiet (_game_quick_step)
         self._paid_now = False
         self._no_rewards = _NoRewards((0.0,) * cfg.num_players)
+        self._blank = new_state(1)  # a fresh episode starts from this (new_state costs more than a copy)
+        # the step kernel's compiled entry point at the env's argument types (fixed: see _Entry)
+        self._step = _aec_step.at(self._st, self._words, self._cards, 0)
 
     # ---- reset ---------------------------------------------------------------------------------
     def reset(self, seed=None, options=None):
@@ -543,8 +585,13 @@ class raw_env(_Game, CardGameEnv):
         injected = {}
         if "deal" in options:
             fd, injected = self._parse_deal(options["deal"])
-        # generators (section 7.3); a failed reset restores them (the adapter restores rng)
-        if self._seed is not None:
+        # generators (section 7.3); a failed reset restores them (the adapter restores rng). aux_rng
+        # only draws the safeguard coins of LO-10.7, which exist in session mode only: without a
+        # session it is never drawn from, so it is not made (creating a generator costs more than
+        # a hundred kernel steps).
+        if not self.config.session:
+            aux = None
+        elif self._seed is not None:
             aux = np.random.default_rng([int(self._seed), 1])
         else:
             aux = self._aux if self._aux is not None else np.random.default_rng()
@@ -552,7 +599,7 @@ class raw_env(_Game, CardGameEnv):
         for i, d in injected.items():
             decks[i] = d
         coins = self._coins_from(aux)
-        st = new_state(1)
+        st = self._blank.copy()
         if "state" in options:
             K.start_episode(st, 0, self.cfg, self.carry, decks[None], coins[None], self.rules0, self.sw0, fd)
             phase, have_seats = inject_state(st, self.config, self.cfg, options["state"])
@@ -565,18 +612,38 @@ class raw_env(_Game, CardGameEnv):
             K.start_episode(st, 0, self.cfg, self.carry, decks[None], coins[None], self.rules0, self.sw0, fd)
         self._aux = aux
         self._st[:] = st
-        self._decks = decks[None].copy()
-        self._coins = coins[None].copy()
+        self._decks[0] = decks
+        self._coins[0] = coins
         self._round_winners = []
         self._c_actor = int(self._st["actor"][0])
         self._c_phase = int(self._st["phase"][0])
+        self._c_quiet = self._c_phase | int(self._st["rounds_done"][0]) << 4
         self._paid_now = False
 
     # ---- hooks ---------------------------------------------------------------------------------
     def _game_step(self, action):
-        packed = _step_one(self._st, 0, self.cfg, self.carry, self._decks, self._coins, action)
+        self._absorb(self._step(self._st, self._words, self._cards, action))
+
+    def _game_quick_step(self, action):
+        packed = self._step(self._st, self._words, self._cards, action)
+        # Same phase and no round ended: the phase name and the result (None outside "done") are
+        # unchanged and nobody was paid (section 5 pays at round ends only) -- a quiet step.
+        if packed >> 4 == self._c_quiet:
+            actor = (packed & 15) - 1
+            self._c_actor = actor
+            self._paid_now = False
+            return actor
+        if packed < 0:  # the mask does not allow it: nothing changed
+            return -2
+        self._absorb(packed)
+        return -1
+
+    def _absorb(self, packed):
+        """Bookkeeping of a step that may have changed the phase or ended a round (step_one's packed
+        actor + 1 | phase << 4 | rounds_done << 8)."""
         self._c_actor = (packed & 15) - 1
         self._c_phase = (packed >> 4) & 15
+        self._c_quiet = packed >> 4
         if packed >> 8 > len(self._round_winners):  # this step ended a round: rewards (section 5)
             w = int(self._st["winner"][0])
             self._round_winners.append(w if w >= 0 else None)

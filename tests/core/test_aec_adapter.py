@@ -125,3 +125,65 @@ def test_api_test_probe_is_the_only_unknown_option_tolerated():
     env = Nim()
     with pytest.raises(ValueError):
         env.reset(seed=0, options={"options": 1})
+
+
+def _eq(a, b):
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_eq(a[k], b[k]) for k in a)
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b)
+    return type(a) is type(b) and a == b
+
+
+def _outcome(fn):
+    try:
+        return ("ok", fn())
+    except Exception as e:  # the exact error type and message must match PettingZoo's wrapper
+        return (type(e).__name__, str(e))
+
+
+def test_wrapper_behaves_like_pettingzoos_order_enforcing_wrapper():
+    """wrap() reads the hot attributes without __getattr__ (cardzoo/aec.py _OrderEnforcing): every
+    read, error and iteration must still be what PettingZoo's own OrderEnforcingWrapper gives."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    ours, theirs = wrap(Nim()), OrderEnforcingWrapper(Nim())
+    assert isinstance(ours, OrderEnforcingWrapper)
+    names = ["agent_selection", "agents", "rewards", "terminations", "truncations", "infos", "num_agents",
+             "_cumulative_rewards"]
+    for name in names:  # before reset: PettingZoo's AttributeError
+        assert _outcome(lambda: getattr(ours, name)) == _outcome(lambda: getattr(theirs, name)), name
+    assert _outcome(lambda: ours.step(0)) == _outcome(lambda: theirs.step(0))
+    assert _outcome(lambda: ours.observe("player_0")) == _outcome(lambda: theirs.observe("player_0"))
+    for seed in range(6):
+        ours.reset(seed=seed)
+        theirs.reset(seed=seed)
+        for agent in ours.agent_iter():
+            assert agent == theirs.agent_selection
+            for name in names:
+                assert _eq(getattr(ours, name), getattr(theirs, name)), name
+            obs, rew, term, trunc, info = ours.last()
+            action = None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0])
+            ours.step(action)
+            theirs.step(action)
+        assert ours.agents == theirs.agents == []
+        assert _outcome(lambda: ours.step(None)) == _outcome(lambda: theirs.step(None))  # a warning only
+    # the inner env reset directly (not through the wrapper) is what the wrapper shows
+    raw = ours.unwrapped
+    raw.reset(options={"pile": 4})
+    for name in names:
+        assert _eq(getattr(ours, name), getattr(raw, name)), name
+    assert ours.infos is raw.infos and ours.rewards is raw.rewards and ours.agents is raw.agents
+
+
+def test_wrapper_copies_stay_in_step_with_their_env():
+    import copy
+
+    env = wrap(Nim())
+    env.reset(options={"pile": 5})
+    twin = copy.deepcopy(env)
+    twin.reset(options={"pile": 3})
+    env.step(0)
+    assert twin.unwrapped.pile == 3 and env.unwrapped.pile == 4
+    assert twin.infos is twin.unwrapped.infos and env.infos is env.unwrapped.infos
+    assert twin.agent_selection == "player_0" and env.agent_selection == "player_1"
