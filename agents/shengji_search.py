@@ -9,14 +9,15 @@ first step of each LEAD or FOLLOW decision it
    and the voids a seat showed by failing to follow the led effective suit (it can never hold that
    suit again). Its own hand comes from its observation, and as banker it knows its buried kitty;
    no other seat's private state is read;
-2. **replays the public history** on the sampled deal: each sampled deal is started with the
-   env's §7.1 reset options (``deal``, ``banker``, ``levels``, ``trump``; ``declaration_mode``
-   "preset", which fixes the trump and banker the real declaring produced) in a row of a
-   ``BatchGame``, then every row is stepped through the public actions: the burial, every lead
-   (failed throws as the forced component they became, the retracted cards staying in hand), every
-   follow. A world is kept only if every replayed action was legal in it and the searching seat's
-   observation at the end equals the real one on the table state (hand, played cards, current
-   trick, hand sizes, phase, leader, points, trump, banker, levels); rejected worlds are resampled;
+2. **replays the public history** on the sampled deal: the sampled deals start together in one
+   ``BatchGame.reset(deals=..., banker=..., levels=..., trump=...)`` (§7.1 options per game,
+   ``declaration_mode`` "preset", which fixes the trump and banker the real declaring produced),
+   then ``BatchGame.play`` steps every world through the public actions in one jitted call: the
+   burial, every lead (failed throws as the forced component they became, the retracted cards
+   staying in hand), every follow. A world is kept only if every replayed action was legal in it
+   and the searching seat's observation at the end equals the real one on the table state (hand,
+   played cards, current trick, hand sizes, phase, leader, points, trump, banker, levels);
+   rejected worlds are resampled;
 3. **evaluates whole plays** by batched rollouts: the candidates are complete legal plays —
    following: ``BatchGame.legal_plays`` (the enumerator of the env), all of them when few, else the
    heuristic's play plus the cheapest, the most valuable and the strongest plays and a seeded random
@@ -27,10 +28,12 @@ first step of each LEAD or FOLLOW decision it
    heuristic's play by ``z`` standard errors of the paired difference over the same worlds, else
    the heuristic's play; its cards are then emitted one per decision (and DONE for a lead).
 
-``BatchGame.reset`` takes only deals (first-hand rules), so ``start_rows`` starts rows through the
-env's own §7.1 option parser and first-hand start (shengji_env.env ``_Setup``/``_init_game``), the
-evaluation copies replayed rows between batches (``BatchGame._st``), and ``replay`` steps the kernel
-directly once it has checked every action against the mask it read.
+Only the env's public API is used: ``public_state()``, ``BatchGame.reset``/``play``/``take``
+(the evaluation branches the kept worlds with ``take``)/``legal_mask``/``legal_plays``/``rollout``.
+Speed without changing a decision: the deals of a decision are sampled in one jitted loop that
+draws from the agent's numpy Generator exactly as the per-deal Python loop did (numba's
+Generator.permutation / random are numpy's algorithms on the same bit generator), so a seeded
+agent plays the same actions as before (tests/agents/test_shengji_search.py holds recorded games).
 
 Declaring, naming trump and burying use the heuristic, as do positions the replay does not cover
 (match episodes, a composition already started, no consistent world found) — ``stats["fallbacks"]``
@@ -45,10 +48,10 @@ import time
 import numpy as np
 from numba import njit
 
-from agents.base import Agent, confidently_better, legal_actions
+from agents.base import Agent, BatchCache, confidently_better, legal_actions
 from agents.shengji_heuristic import (HAND, HAND_LEVEL, HAND_SIZES, LEAD_COUNT, LEADER, LEVELS, PHASE, PLAYED,
                                       POINTS, SEL, TRICK, TRUMP, BANKER, ShengJiHeuristic, Table, card_points)
-from cardzoo.cards import card_index
+from cardzoo.cards import card_index, card_text
 
 DONE = 54
 LEAD, FOLLOW = 3, 4
@@ -63,11 +66,16 @@ _COMPARE = np.concatenate([np.arange(HAND, HAND + 54), np.arange(PLAYED, PLAYED 
                            np.arange(POINTS, POINTS + 2)])
 
 
+_CARD_ID = {card_text(c): c for c in range(54)}     # public_state's card text (section 9), parsed once
+
+
+def _ids(text) -> list[int]:
+    """The cards of a card-set text, ascending (the order of the set's text, section 9)."""
+    return sorted(_CARD_ID[t] if t in _CARD_ID else card_index(t, jokers=True) for t in (text.split() if text else []))
+
+
 def _counts(text) -> np.ndarray:
-    out = np.zeros(54, np.int64)
-    for t in (text.split() if text else []):
-        out[card_index(t, jokers=True)] += 1
-    return out
+    return np.bincount(np.asarray(_ids(text), np.int64), minlength=54)
 
 
 def _cards(counts) -> list[int]:
@@ -99,6 +107,85 @@ def _assign_nb(es, allowed, left, lk, u, out):
     return True
 
 
+@njit(cache=True)
+def _deal_nb(order, n_allowed, es, allowed, need, lk, u, cards, grp, ends):
+    """`sample`'s deterministic part for one try: stable-sort the shuffled pool `order` by how many
+    seats may hold each card (np.argsort(kind="stable") as a counting sort), assign the cards in that
+    order (_assign_nb) and write the assigned cards grouped by place (the three other seats, then the
+    kitty), each group in assignment order, into grp; ends[j] is where group j ends. False: dead end."""
+    m = order.shape[0]
+    srt = np.empty(m, np.int64)
+    k = 0
+    for key in range(4):
+        for i in range(m):
+            if n_allowed[order[i]] == key:
+                srt[k] = order[i]
+                k += 1
+    who = np.empty(m, np.int64)
+    if not _assign_nb(es[srt], allowed, need.copy(), lk, u, who):
+        return False
+    k = 0
+    for j in range(4):
+        for i in range(m):
+            if who[i] == j:
+                grp[k] = cards[srt[i]]
+                k += 1
+        ends[j] = k
+    return True
+
+
+@njit(cache=True)
+def _sample_nb(rng, count, tries, cards, n_allowed, es, allowed, need, lk, fixed, nfixed, kitty, seat, banker, H,
+               out, good):
+    """`count` deals of `Situation.sample` (each up to `tries` tries) in one call: out[k] the deal,
+    good[k] whether one was found. Draws from the numpy Generator rng exactly as the per-deal Python
+    loop did (numba's Generator.permutation / random are numpy's algorithms on the same bit
+    generator; tests/agents/test_shengji_search.py checks the streams): per try a permutation of
+    the pool, its uniforms, then one permutation of each seat's cards in seat order."""
+    m = cards.shape[0]
+    grp = np.empty(m, np.int64)
+    ends = np.zeros(4, np.int64)
+    cs = np.empty(nfixed.max() + m, np.int64)
+    nk = kitty.shape[0]
+    kit = np.empty(nk + m, np.int64)
+    for k in range(count):
+        good[k] = False
+        for _ in range(tries):
+            # the most constrained cards first (fewest seats that may hold them), random within
+            order = rng.permutation(m)
+            u = rng.random(m)
+            if not _deal_nb(order, n_allowed, es, allowed, need, lk, u, cards, grp, ends):
+                continue
+            failed = False
+            j = 0
+            for s in range(4):
+                n = nfixed[s]
+                cs[:n] = fixed[s, :n]
+                if s != seat:
+                    lo = ends[j - 1] if j > 0 else 0
+                    for i in range(lo, ends[j]):
+                        cs[n] = grp[i]
+                        n += 1
+                    j += 1
+                if n != H:
+                    failed = True
+                    break
+                perm = rng.permutation(H)
+                start = (s - banker) % 4
+                for i in range(H):
+                    out[k, start + 4 * i] = cs[perm[i]]
+            if failed:
+                break
+            kit[:nk] = kitty
+            nn = nk
+            for i in range(ends[2], ends[3]):
+                kit[nn] = grp[i]
+                nn += 1
+            out[k, 4 * H:4 * H + nn] = np.sort(kit[:nn])
+            good[k] = True
+            break
+
+
 def _assign(es, allowed, left, lk, u):
     """Each card (in order) to one of the three other seats (0..2, allowed[seat, esuit]) or the
     kitty (3), with probability proportional to the places still open; None on a dead end."""
@@ -123,22 +210,25 @@ class Situation:
         self.level = int(ps["hand_level"])
         tr = ps["trump"]
         self.trump = None if tr in (None, "NT") else "CDHS".index(tr)
-        self.played = np.zeros((4, 54), np.int64)
+        played = [[0] * 54 for _ in range(4)]
         self.voids = [set() for _ in range(4)]
         self.actions: list[int] = []          # the public actions after the burial
+        es = [self.esuit(c) for c in range(54)]
         tricks = [t["plays"] for t in ps["tricks"]] + ([ps["trick"]] if ps["trick"] else [])
         for plays in tricks:
             led = None
             for k, (s, text) in enumerate(plays):
-                cs = _counts(text)
-                self.played[int(s)] += cs
-                cards = _cards(cs)
+                cards = _ids(text)
+                row = played[int(s)]
+                for c in cards:
+                    row[c] += 1
                 self.actions += cards
                 if k == 0:
-                    led = self.esuit(cards[0])
+                    led = es[cards[0]]
                     self.actions.append(DONE)
-                elif any(self.esuit(c) != led for c in cards):
+                elif any(es[c] != led for c in cards):
                     self.voids[int(s)].add(led)
+        self.played = np.array(played, np.int64)
         self.shown = np.array([_counts(t) for t in ps["shown"]])
         self.hand_sizes = [int(v) for v in ps["hand_sizes"]]
         my_kitty = np.rint(obs[108:162]).astype(np.int64)
@@ -211,86 +301,62 @@ class Situation:
                 "n_allowed": allowed.sum(axis=0)[es], "need": need, "need_kitty": need_kitty,
                 "fixed": fixed, "kitty": np.asarray(_cards(kitty), np.int64)}
 
-    def sample(self, rng: np.random.Generator, tries: int = 50) -> list[int] | None:
-        """One deal order (§7.1, the banker drawing first) consistent with the public record, or None."""
+    def sample(self, rng: np.random.Generator, tries: int = 50) -> np.ndarray | None:
+        """One deal order (§7.1, the banker drawing first; int64[54 D]) consistent with the public
+        record, or None."""
+        deals, good = self.sample_many(rng, 1, tries)
+        return deals[0] if good[0] else None
+
+    def sample_many(self, rng: np.random.Generator, count: int, tries: int = 50):
+        """`count` calls of `sample` in one jitted loop, same draws: (deals int64[count, 54 D],
+        good bool[count]); a row is a deal where good is True."""
         if not hasattr(self, "_prep"):
             self._prep = self._prepare()
         p = self._prep
+        out = np.zeros((count, 4 * self.H + self.K), np.int64)
+        good = np.zeros(count, np.bool_)
         if p is None:
-            return None
-        cards = p["cards"]
-        for _ in range(tries):
-            # the most constrained cards first (fewest seats that may hold them), random within
-            order = rng.permutation(len(cards))
-            order = order[np.argsort(p["n_allowed"][order], kind="stable")]
-            who = _assign(p["es"][order], p["allowed"], p["need"].copy(), p["need_kitty"], rng.random(len(cards)))
-            if who is None:
-                continue
-            got = cards[order]
-            H, out = self.H, np.empty(4 * self.H + self.K, np.int64)
-            for s in range(4):
-                cs = p["fixed"][s]
-                if s != self.seat:
-                    cs = np.concatenate([cs, got[who == p["others"].index(s)]])
-                if len(cs) != H:
-                    return None
-                out[(s - self.banker) % 4:4 * H:4] = cs[rng.permutation(H)]
-            out[4 * H:] = np.sort(np.concatenate([p["kitty"], got[who == 3]]))
-            return out.tolist()
-        return None
+            return out, good
+        if "fixed_arr" not in p:
+            nfixed = np.array([len(p["fixed"][s]) for s in range(4)], np.int64)
+            fixed = np.zeros((4, max(1, int(nfixed.max()))), np.int64)
+            for q in range(4):
+                fixed[q, :nfixed[q]] = p["fixed"][q]
+            p["fixed_arr"], p["nfixed"] = fixed, nfixed
+        _sample_nb(rng, count, tries, p["cards"], p["n_allowed"], p["es"], p["allowed"], p["need"],
+                   np.int64(p["need_kitty"]), p["fixed_arr"], p["nfixed"], p["kitty"], self.seat, int(self.banker),
+                   self.H, out, good)
+        return out, good
+
+    def start_options(self) -> dict:
+        """The §7.1 options, besides the deal, that start a sampled world like the real hand."""
+        return {"banker": int(self.banker), "levels": list(self.ps["levels"]), "trump": self.ps["trump"]}
 
     def reset_options(self, deal) -> dict:
-        return {"deal": deal, "banker": int(self.banker), "levels": list(self.ps["levels"]),
-                "trump": self.ps["trump"]}
+        """The env's §7.1 ``reset`` options of a sampled world (``deal`` made by `sample`)."""
+        return {"deal": list(deal), **self.start_options()}
 
     def history(self, deal) -> list[int]:
         """The public action sequence from the burial to now, for a deal made by `sample`."""
         return list(deal[4 * self.H:]) + self.actions
 
-
-def start_rows(g, options: list, rows: list) -> None:
-    """Start game rows[i] (an index array) of a Sheng Ji BatchGame (declaration_mode "preset") from
-    §7.1 reset options options[i], through the env's own option parser and first-hand start."""
-    from shengji_env.env import _init_game, _Setup
-
-    base = None
-    for opt, idx in zip(options, rows):
-        rest = {k: v for k, v in opt.items() if k != "deal"}
-        if base is None or rest != base[0]:
-            base = (rest, _Setup(g.config, rest, None))
-        setup = base[1]
-        deal = np.asarray(opt["deal"], np.int64)
-        if deal.shape != (54 * g.config.decks,) or (np.bincount(deal, minlength=54) != g.config.decks).any():
-            raise ValueError("a deal must hold every card exactly D times (section 7.1)")
-        setup.deal = deal.astype(np.int8)
-        for b in np.atleast_1d(idx):
-            _init_game(g._st, int(b), g._cfg, g.config, setup, None)
-    g.rewards[:] = 0.0
+    def histories(self, deals: np.ndarray) -> np.ndarray:
+        """`history` of every row of an int array of deals [n, 54 D], as an int array [n, T]."""
+        acts = np.broadcast_to(np.asarray(self.actions, np.int64), (len(deals), len(self.actions)))
+        return np.concatenate([deals[:, 4 * self.H:], acts], axis=1)
 
 
-def replay(g, histories: list) -> np.ndarray:
-    """Step every row of g through its action list (rows in lockstep); returns bool[n]: every action
-    of the row was legal (an illegal row takes its first legal action instead and is marked False)."""
-    n = g.n
-    valid = np.ones(n, bool)
-    length = max(len(h) for h in histories)
-    acts = np.zeros((n, length), np.int64)
-    has = np.zeros((n, length), bool)
-    for i, h in enumerate(histories):
-        acts[i, :len(h)] = h
-        has[i, :len(h)] = True
-    rows = np.arange(n)
-    for t in range(length):
-        mask = g.legal_mask()
-        live = mask.any(axis=1)
-        a = acts[:, t]
-        ok = (mask[rows, a] == 1) & has[:, t]
-        valid &= ok | ~has[:, t]
-        valid &= live | ~has[:, t]
-        # every live row's action is legal by its mask just read: step the kernel directly
-        # (BatchGame.step would read the same masks again)
-        g._kernel_step(np.where(live, np.where(ok, a, mask.argmax(axis=1)), -1))
-    return valid
+def replay(g, histories) -> np.ndarray:
+    """Step every row of g through its action list (``BatchGame.play``, one jitted call); returns
+    bool[n]: every action of the row was legal in its world (a row stops at its first illegal one)."""
+    if isinstance(histories, np.ndarray):
+        acts, lens = histories, np.full(g.n, histories.shape[1])
+    else:
+        lens = np.array([len(h) for h in histories])
+        acts = np.full((g.n, int(lens.max())), -1, np.int64)
+        for i, h in enumerate(histories):
+            acts[i, :len(h)] = h
+    return g.play(acts) == lens
 
 
 class ShengJiSearch(Agent):
@@ -313,6 +379,7 @@ class ShengJiSearch(Agent):
         self.max_plays, self.max_leads, self.z = int(max_plays), int(max_leads), float(z)
         self.env_config = dict(env_config) if env_config is not None else None
         self.fallback = ShengJiHeuristic(game, seed)
+        self._batches = BatchCache("shengji")      # replay batches by size; each decision resets its own
         self._sim = ShengJiHeuristic(game, seed)
         self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "games": 0, "seconds": 0.0,
                       "rollout_decisions": 0, "worlds_rejected": 0}
@@ -384,7 +451,7 @@ class ShengJiSearch(Agent):
             return h
         rep, keep = found
         self.last = {}
-        cands, hplay = self._candidates(sit, obs, action_mask, rep, keep[0], phase)
+        cands, hplay = self._candidates(sit, obs, action_mask, rep, keep[0], phase, h)
         if len(cands) == 1:
             choice = 0
         else:
@@ -411,20 +478,19 @@ class ShengJiSearch(Agent):
     # ---- worlds -------------------------------------------------------------------------------------
     def _worlds(self, sit: Situation, cfg: dict):
         """A replay BatchGame and the indices of its rows that reach the agent's information set."""
-        from cardzoo.registry import make_batch
-
         want = self.samples
         tries = want + max(2, want // 2)
         for attempt in range(3):
-            deals = [sit.sample(self.rng) for _ in range(tries)]
-            deals = [d for d in deals if d is not None]
-            if not deals:
+            deals, good = sit.sample_many(self.rng, tries)
+            deals = deals[good]
+            if not len(deals):
                 return None
             rcfg = dict(cfg, declaration_mode="preset", auto_forced=False, episode="hand")
             rcfg.pop("first_drawer", None)
-            g = make_batch("shengji", len(deals), **rcfg)
-            start_rows(g, [sit.reset_options(d) for d in deals], [np.array([i]) for i in range(len(deals))])
-            ok = replay(g, [sit.history(d) for d in deals])
+            g = self._batches.get(len(deals), rcfg)
+            # §7.1 options of the real hand (its banker, levels and the trump the declaring fixed)
+            g.reset(deals=deals, **sit.start_options())
+            ok = replay(g, sit.histories(deals))
             obs = g.observe()
             same = (obs[:, _COMPARE] == sit.obs[_COMPARE][None]).all(axis=1)
             ok &= same
@@ -436,12 +502,20 @@ class ShengJiSearch(Agent):
         return None
 
     # ---- candidate plays ----------------------------------------------------------------------------
-    def _heuristic_play(self, obs, legal_fn, n_cards: int | None) -> np.ndarray:
+    def _heuristic_play(self, obs, legal_fn, n_cards: int | None, first=None) -> np.ndarray:
+        """The heuristic's whole play, composed card by card against legal_fn's masks. first =
+        (the real mask, the heuristic's action for it): the heuristic is a pure function of
+        (observation, legal set), so where the first simulated mask allows the same actions its
+        answer is already known."""
         o = obs.copy()
         sel = np.zeros(54, np.int64)
         while True:
             mask = legal_fn(sel)
-            a = int(self._sim.act(o, mask))
+            if first is not None and np.array_equal(mask != 0, np.asarray(first[0]) != 0):
+                a = int(first[1])
+            else:
+                a = int(self._sim.act(o, mask))
+            first = None
             if a == DONE:
                 break
             sel[a] += 1
@@ -450,8 +524,10 @@ class ShengJiSearch(Agent):
                 break
         return sel
 
-    def _candidates(self, sit, obs, mask0, rep, row, phase):
-        """Candidate plays (count vectors) and the index of the heuristic's play among them."""
+    def _candidates(self, sit, obs, mask0, rep, row, phase, h=None):
+        """Candidate plays (count vectors) and the index of the heuristic's play among them
+        (h: the heuristic's action for obs and mask0, when known)."""
+        first = None if h is None else (mask0, h)
         hand = sit.my_hand
         if phase == FOLLOW:
             plays = rep.legal_plays(int(row), max_plays=200000).astype(np.int64)
@@ -463,7 +539,7 @@ class ShengJiSearch(Agent):
                 m[:54] = (fit > sel[None]).any(axis=0)
                 return m
 
-            hp = self._heuristic_play(obs, legal_fn, n)
+            hp = self._heuristic_play(obs, legal_fn, n, first)
             cands = self._reduce_follow(sit, plays, hp)
         else:
             def legal_fn(sel):
@@ -477,7 +553,7 @@ class ShengJiSearch(Agent):
                     m[DONE] = 1
                 return m
 
-            hp = self._heuristic_play(obs, legal_fn, None)
+            hp = self._heuristic_play(obs, legal_fn, None, first)
             cands = self._leads(sit, obs, hp)
         keys = [tuple(c) for c in cands]
         hkey = tuple(hp)
@@ -539,16 +615,11 @@ class ShengJiSearch(Agent):
     # ---- evaluation ---------------------------------------------------------------------------------
     def evaluate(self, sit, rep, keep, cands, phase, cfg):
         """Mean reward of the seat for each candidate play over worlds x rollouts games."""
-        from cardzoo.registry import make_batch
-
         k, p_n, r_n = len(keep), len(cands), self.rollouts
         n = k * p_n * r_n
-        rcfg = dict(cfg, declaration_mode="preset", auto_forced=False, episode="hand")
-        rcfg.pop("first_drawer", None)
-        g = make_batch("shengji", n, **rcfg)
         world = np.repeat(keep, p_n * r_n)
         cand = np.tile(np.repeat(np.arange(p_n), r_n), k)
-        g._st[:] = rep._st[world]
+        g = rep.take(world)
         plans = [_cards(c) + ([DONE] if phase == LEAD else []) for c in cands]
         length = max(len(p) for p in plans)
         acts = np.full((p_n, length), -1, np.int64)
@@ -565,8 +636,10 @@ class ShengJiSearch(Agent):
             u[mask == 0] = -1.0
             rnd = u.argmax(axis=1)
             step = np.where(a >= 0, a, rnd)
-            step = np.where(live, step, 0)
-            g.step(step)
+            # one step of every live game; a planned card a world refuses raises like BatchGame.step
+            # (act() then keeps the heuristic's play)
+            if (g.play(np.where(live, step, -1)[:, None]) != live).any():
+                raise ValueError("a candidate play is illegal in a sampled world")
             total += g.rewards[:, seat]
             played += int(live.sum())
         done = g.done.copy()

@@ -45,7 +45,7 @@ def _counts(text):
 @pytest.mark.parametrize("decks", [1, 2])
 def test_sampled_deals_agree_with_everything_public(decks):
     require("shengji")
-    from agents.shengji_search import _COMPARE, Situation, replay, start_rows
+    from agents.shengji_search import _COMPARE, Situation, replay
 
     config = {"decks": decks}
     checked = throws = 0
@@ -85,14 +85,75 @@ def test_sampled_deals_agree_with_everything_public(decks):
                 assert (held >= shown).all()
         # replayed, the kept worlds show the seat exactly its table
         g = make_batch("shengji", len(deals), **dict(config, declaration_mode="preset"))
-        start_rows(g, [sit.reset_options(d) for d in deals], [np.array([i]) for i in range(len(deals))])
-        ok = replay(g, [sit.history(d) for d in deals])
+        g.reset(deals=np.array(deals), **sit.start_options())
+        ok = replay(g, sit.histories(np.array(deals)))
         obs = g.observe()
         same = (obs[:, _COMPARE] == real[_COMPARE][None]).all(axis=1)
         assert same[ok].all() or not ok.any()
         assert (obs[ok, 854:] == real[854:]).all()          # same legal mask in every kept world
         checked += int(ok.sum())
+        # the worlds started by BatchGame.reset's §7.1 options equal the env's own option path
+        for d, row in zip(deals[:2], range(2)):
+            env1 = make("shengji", raw=True, **dict(config, declaration_mode="preset"))
+            env1.reset(options=sit.reset_options(d))
+            h = make_batch("shengji", 1, **dict(config, declaration_mode="preset"))
+            h.reset(deals=[d], **sit.start_options())
+            assert (h.observe()[0] == env1.observe(env1.agent_selection)["observation"]).all()
+            assert replay(h, [sit.history(d)])[0] == ok[row]
     assert checked >= 10 and throws >= 1
+
+
+def _sample_reference(sit, rng, tries=50):
+    """Situation.sample as the plain per-deal Python loop it was written as (numpy's own
+    Generator calls): the jitted sampler must produce the same deals from the same draws."""
+    from agents.shengji_search import _assign
+
+    p = sit._prepare()
+    if p is None:
+        return None
+    cards = p["cards"]
+    for _ in range(tries):
+        order = rng.permutation(len(cards))
+        order = order[np.argsort(p["n_allowed"][order], kind="stable")]
+        who = _assign(p["es"][order], p["allowed"], p["need"].copy(), p["need_kitty"], rng.random(len(cards)))
+        if who is None:
+            continue
+        got = cards[order]
+        H, out = sit.H, np.empty(4 * sit.H + sit.K, np.int64)
+        for s in range(4):
+            cs = p["fixed"][s]
+            if s != sit.seat:
+                cs = np.concatenate([cs, got[who == p["others"].index(s)]])
+            if len(cs) != H:
+                return None
+            out[(s - sit.banker) % 4:4 * H:4] = cs[rng.permutation(H)]
+        out[4 * H:] = np.sort(np.concatenate([p["kitty"], got[who == 3]]))
+        return out
+    return None
+
+
+@pytest.mark.parametrize("decks", [1, 2, 3])
+def test_jitted_sampler_draws_like_the_python_loop(decks):
+    require("shengji")
+    from agents.shengji_search import Situation
+
+    checked = 0
+    for seed in range(8):
+        env, seat = _random_decision(seed, {"decks": decks})
+        if env is None:
+            continue
+        name = env.possible_agents[seat]
+        sit = Situation(env.public_state(), seat, env.observe(name)["observation"], {"decks": decks})
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        deals, good = sit.sample_many(a, 7)
+        for k in range(7):
+            ref = _sample_reference(sit, b)
+            assert good[k] == (ref is not None)
+            if ref is not None:
+                assert (deals[k] == ref).all()
+                checked += 1
+        assert a.bit_generator.state == b.bit_generator.state      # the same draws, no more, no fewer
+    assert checked >= 20
 
 
 def _play(agents, seed, config):
@@ -143,3 +204,40 @@ def test_search_rejects_bad_options_and_falls_back_outside_play():
              [make_agent("heuristic", "shengji", seed=s) for s in (2, 3, 4)]
     _play(agents, 5, config)
     assert agents[0].stats["searched"] == 0 and agents[0].stats["fallbacks"] > 0
+
+
+# The action sequences the search agent played (pimc, seed 2, default options, against the heuristic,
+# seed 3) in agents.arena.duplicate_match("shengji", ..., deals=2, seed=S) before its speed-up
+# (recorded from commit 82ad878): a faster agent must make exactly the same decisions, draw for draw,
+# so that long strength benchmarks stay reproducible across versions. sha256 of json.dumps(actions).
+RECORDED = [
+    pytest.param(1, 5, 139, "227b75431aeb2cae", id="decks1"),
+    pytest.param(2, 1, 279, "b4b85379d1974e3c", id="decks2"),
+    pytest.param(3, 5, 379, "159c7620f49248c2", id="decks3", marks=pytest.mark.slow),
+    pytest.param(4, 5, 514, "cc918b855b88bf07", id="decks4", marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("decks,seed,n,digest", RECORDED)
+def test_search_decisions_equal_the_recorded_ones(decks, seed, n, digest):
+    import hashlib
+    import json
+
+    from agents.arena import duplicate_match
+
+    require("shengji")
+    a = make_agent("pimc", "shengji", seed=2)
+    b = make_agent("heuristic", "shengji", seed=3)
+    actions = []
+    act = a.act
+
+    def recording_act(obs, mask):
+        x = act(obs, mask)
+        actions.append(int(x))
+        return x
+
+    a.act = recording_act
+    duplicate_match("shengji", a, b, deals=2, config={} if decks == 2 else {"decks": decks}, seed=seed)
+    assert a.stats["searched"] > 0
+    assert len(actions) == n
+    assert hashlib.sha256(json.dumps(actions).encode()).hexdigest()[:16] == digest
