@@ -142,15 +142,6 @@ def _cmp_list(m1, k1, L1, t1, c1, m2, k2, L2, t2, c2):
 
 
 @njit(cache=True, inline="always")
-def _holds_k_at(cnt, pc, pn, p, k):
-    """Some card of position p is held at least k times (the cards of one position are equal)."""
-    for i in range(pn[p]):
-        if cnt[pc[p, i]] >= k:
-            return True
-    return False
-
-
-@njit(cache=True, inline="always")
 def _greatest_key(cnt, pc, pn, D):
     """SJ-7.2: the greatest component key of cnt: (size, copies k, top position, length L); size -1
     when cnt is empty. Larger size first, then more copies, then the higher top position."""
@@ -158,10 +149,19 @@ def _greatest_key(cnt, pc, pn, D):
     bk = 0
     bt = 0
     bL = 0
+    # mx: the largest count held at each position, 4 bits a position (counts <= 4), so "position p
+    # holds some card k times" is one shift per test
+    mx = 0
+    for p in range(NPOS):
+        v = 0
+        for i in range(pn[p]):
+            if cnt[pc[p, i]] > v:
+                v = cnt[pc[p, i]]
+        mx |= v << (4 * p)
     for k in range(D, 0, -1):
         run = 0
         for p in range(NPOS):
-            if _holds_k_at(cnt, pc, pn, p, k):
+            if ((mx >> (4 * p)) & 15) >= k:
                 run += 1
             else:
                 run = 0
@@ -638,7 +638,8 @@ def _mdfs(j, m, sk, sL, cnt, pc, pn, keyk, keyL, lastplace, curtop, taken2):
     return best
 
 
-WS_SIZE = 2592
+WS_CFG = 2592      # ws[WS_CFG + C_x]: a copy of the config vector (set_ws_cfg)
+WS_SIZE = 2624
 
 
 @njit(cache=True)
@@ -647,8 +648,17 @@ def make_ws():
     nothing). One flat int64 array (one argument to pass around); the users carve views: pc (16, 4)
     at 0, pn (16,) at 64, cnt (54,) at 80, component k/L/top (64,) at 134/198/262, component cards
     (64, 16) at 326, shape k/L (64,) at 1350/1414, partition scratch (65, 16) at 1478, play (54,)
-    at 2518, throw-check position masks (20,) at 2572."""
+    at 2518, throw-check position masks (20,) at 2572, the config vector at WS_CFG (set_ws_cfg)."""
     return np.empty(WS_SIZE, np.int64)
+
+
+@njit(cache=True)
+def set_ws_cfg(ws, cfg):
+    """Copy cfg into ws[WS_CFG:]: the record-level play kernels (_apply_play_r and below) read the
+    config there, so their hot calls take one array argument (each array argument costs reference
+    counting)."""
+    for i in range(cfg.shape[0]):
+        ws[WS_CFG + i] = cfg[i]
 
 
 @njit(cache=True)
@@ -1144,8 +1154,8 @@ def legal_mask(st, b, cfg, out):
 # ---------------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _play_cards(st, b, seat, play):
-    s = st[b]
+def _play_cards(s, seat, play):
+    """Move the cards play of seat from its hand to the trick and the play log (s: the record)."""
     hand = s.hand[seat]
     tc = s.trick_cards[seat]
     pl = s.played[seat]
@@ -1172,9 +1182,8 @@ def _play_cards(st, b, seat, play):
 
 
 @njit(cache=True)
-def _play_one(st, b, seat, c, k):
+def _play_one(s, seat, c, k):
     """_play_cards for a play of k copies of the one card c."""
-    s = st[b]
     s.hand[seat, c] -= k
     s.trick_cards[seat, c] += k
     s.played[seat, c] += k
@@ -1193,8 +1202,14 @@ def _play_one(st, b, seat, c, k):
 @njit(cache=True)
 def _execute_lead_ws(st, b, cfg, ws):
     """DONE of a lead (SJ-7): decomposition, throw check, the play. ws: make_ws work arrays."""
-    s = st[b]
-    D = cfg[C_DECKS]
+    set_ws_cfg(ws, cfg)
+    _execute_lead_r(st[b], ws)
+
+
+@njit(cache=True)
+def _execute_lead_r(s, ws):
+    """_execute_lead_ws on the record s; the config is read from ws (set_ws_cfg)."""
+    D = ws[WS_CFG + C_DECKS]
     lvl = s.hand_level
     trump = s.trump
     ldr = s.actor
@@ -1215,7 +1230,7 @@ def _execute_lead_ws(st, b, cfg, ws):
         s.fk[0] = k
         s.fL[0] = 1
         s.ftop[0] = pst[one]
-        _play_one(st, b, ldr, one, k)
+        _play_one(s, ldr, one, k)
         sel[one] = 0
         s.nsel = 0
         s.lead_n = k
@@ -1300,9 +1315,9 @@ def _execute_lead_ws(st, b, cfg, ws):
             if ret > s.shown[ldr, c]:
                 s.shown[ldr, c] = ret
         s.nft = nf + 1
-        pmode = cfg[C_PENALTY]
+        pmode = ws[WS_CFG + C_PENALTY]
         if pmode != 0:
-            pts = cfg[C_PEN_PTS] if pmode == 1 else cfg[C_PEN_PTS] * nret
+            pts = ws[WS_CFG + C_PEN_PTS] if pmode == 1 else ws[WS_CFG + C_PEN_PTS] * nret
             if ldr % 2 == s.banker % 2:
                 s.penalty += pts
             else:
@@ -1324,7 +1339,7 @@ def _execute_lead_ws(st, b, cfg, ws):
         n += play[c]
         s.sel[c] = 0
     s.nsel = 0
-    _play_cards(st, b, ldr, play)
+    _play_cards(s, ldr, play)
     s.lead_n = n
     s.lead_esuit = e
     s.leader = ldr
@@ -1463,10 +1478,10 @@ def _finish_hand(st, b, cfg):
 
 
 @njit(cache=True)
-def _resolve_trick(st, b, cfg, ws):
-    """SJ-9: the winner of the completed trick, its points (SJ-9.4), then the next lead or the end
-    of the hand. ws: make_ws work arrays."""
-    s = st[b]
+def _resolve_trick(s, ws):
+    """SJ-9: the winner of the completed trick, its points (SJ-9.4), then the next lead; returns
+    True at the end of the hand (the caller scores it with _finish_hand). s: the record; ws: make_ws
+    work arrays with the config (set_ws_cfg)."""
     lvl = s.hand_level
     trump = s.trump
     ldr = s.leader
@@ -1533,19 +1548,20 @@ def _resolve_trick(st, b, cfg, ws):
     s.points[best % 2] += pts
     s.ntp = 0
     s.lead_n = 0
-    if s.nlog == 4 * cfg[C_H]:
+    if s.nlog == 4 * ws[WS_CFG + C_H]:
         # every seat has played its H cards (SJ-1.3): the hands are empty
-        _finish_hand(st, b, cfg)
-    else:
-        s.leader = best
-        s.actor = best
-        s.phase = LEAD
-        s.fm = 0
+        return True
+    s.leader = best
+    s.actor = best
+    s.phase = LEAD
+    s.fm = 0
+    return False
 
 
 @njit(cache=True)
 def _apply(st, b, cfg, a, ws):
-    """Apply the legal action a of game b (no automatic steps). ws: make_ws work arrays."""
+    """Apply the legal action a of game b (no automatic steps). ws: make_ws work arrays holding the
+    config (set_ws_cfg)."""
     s = st[b]
     ph = s.phase
     if ph == DECLARE:
@@ -1581,10 +1597,19 @@ def _apply(st, b, cfg, a, ws):
     elif ph == NAME_TRUMP:
         s.trump = a - A_NAME
         _pick_up(st, b, cfg)
-    elif ph == BURY:
+    elif _apply_play_r(s, a, ws):
+        _finish_hand(st, b, cfg)
+
+
+@njit(cache=True)
+def _apply_play_r(s, a, ws):
+    """_apply for BURY, LEAD and FOLLOW on the record s (config in ws, set_ws_cfg): returns True
+    when the hand is over and must be scored (_finish_hand)."""
+    ph = s.phase
+    if ph == BURY:
         s.sel[a] += 1
         s.nsel += 1
-        if s.nsel == cfg[C_K]:
+        if s.nsel == ws[WS_CFG + C_K]:
             for c in range(54):
                 s.hand[s.banker, c] -= s.sel[c]
                 s.buried[c] = s.sel[c]
@@ -1595,7 +1620,7 @@ def _apply(st, b, cfg, a, ws):
             s.actor = s.banker
     elif ph == LEAD:
         if a == A_DONE:
-            _execute_lead_ws(st, b, cfg, ws)
+            _execute_lead_r(s, ws)
         else:
             s.sel[a] += 1
             s.nsel += 1
@@ -1606,18 +1631,18 @@ def _apply(st, b, cfg, a, ws):
             p = s.actor
             sel = s.sel
             if s.nsel == 1:
-                _play_one(st, b, p, a, 1)
+                _play_one(s, p, a, 1)
                 sel[a] = 0
             else:
-                _play_cards(st, b, p, sel)
+                _play_cards(s, p, sel)
                 for c in range(54):
                     sel[c] = 0
             s.nsel = 0
             s.ntp += 1
             if s.ntp == 4:
-                _resolve_trick(st, b, cfg, ws)
-            else:
-                s.actor = (p + 1) % 4
+                return _resolve_trick(s, ws)
+            s.actor = (p + 1) % 4
+    return False
 
 
 @njit(cache=True)
@@ -1644,6 +1669,7 @@ def step_ws(st, b, cfg, a, ws, tmp):
     s = st[b]
     for i in range(4):
         s.rewards[i] = 0.0
+    set_ws_cfg(ws, cfg)
     _apply(st, b, cfg, a, ws)
     if cfg[C_AUTO]:
         _auto(st, b, cfg, tmp, ws)
@@ -1660,7 +1686,9 @@ def after_deal_auto(st, b, cfg):
     """Run auto_forced after a deal started (reset, redeal, next hand)."""
     if cfg[C_AUTO]:
         tmp = np.zeros(NUM_ACTIONS, np.uint8)
-        _auto(st, b, cfg, tmp, make_ws())
+        ws = make_ws()
+        set_ws_cfg(ws, cfg)
+        _auto(st, b, cfg, tmp, ws)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1696,7 +1724,13 @@ def batch_step(st, cfg, actions):
 @njit(cache=True)
 def _esuit_bits(st, b, esm):
     """esm[e] := the cards of esuit e as a uint64 bit set (from the game's es_tab)."""
-    est = st[b].es_tab
+    _esuit_bits_r(st[b], esm)
+
+
+@njit(cache=True)
+def _esuit_bits_r(s, esm):
+    """_esuit_bits on the record s."""
+    est = s.es_tab
     for e in range(5):
         esm[e] = 0
     for c in range(54):
@@ -1708,7 +1742,12 @@ def _legal_bits(st, b, cfg, esm):
     """The acting seat's legal actions as a uint64 bit set (bit a = action a, a <= 54) where that
     is cheap: BURY, LEAD and every FOLLOW except formats with a tractor or several tuples; there it
     returns 0 (use legal_mask). Agrees with legal_mask (section 4) bit for bit; esm: _esuit_bits."""
-    s = st[b]
+    return _legal_bits_r(st[b], esm)
+
+
+@njit(cache=True)
+def _legal_bits_r(s, esm):
+    """_legal_bits on the record s."""
     ph = s.phase
     one = np.uint64(1)
     sel = s.sel
@@ -1789,34 +1828,39 @@ def _legal_bits(st, b, cfg, esm):
 
 
 @njit(cache=True)
-def _random_action(st, b, cfg, rng, mask, esm):
-    """A uniformly random legal action of game b, drawn exactly as random_legal(rng, b, legal mask)
-    draws it (same generator use, same action), without building the 84-entry mask when
-    _legal_bits applies."""
-    bits = _legal_bits(st, b, cfg, esm)
-    if bits == 0:
-        legal_mask(st, b, cfg, mask)
-        return random_legal(rng, b, mask)
-    k = rng_below(rng, b, np.int64(popcount(bits)))
-    return nth_set_bit(bits, k)
-
-
-@njit(cache=True)
 def _rollout_one(st, b, cfg, rng, mask, ws, esm):
     """Play game b with uniformly random legal actions (each decision uniform over its legal
-    mask) until it ends or needs a deal; returns the decisions played."""
+    mask) until it ends or needs a deal; returns the decisions played. Each action is drawn exactly
+    as random_legal(rng, b, legal mask) draws it (same generator use, same action), from the
+    _legal_bits set where that applies (no 84-entry mask); the step is step_ws's, with BURY, LEAD and
+    FOLLOW applied on the record (_apply_play_r). ws must hold the config (set_ws_cfg)."""
     s = st[b]
+    auto = cfg[C_AUTO]
     n = 0
     key = -1
     while s.phase <= FOLLOW:
         ph = s.phase
+        bits = np.uint64(0)
         if ph >= BURY:
             k2 = s.hand_index * 128 + s.trump * 16 + s.hand_level
             if k2 != key:
-                _esuit_bits(st, b, esm)
+                _esuit_bits_r(s, esm)
                 key = k2
-        a = _random_action(st, b, cfg, rng, mask, esm)
-        step_ws(st, b, cfg, a, ws, mask)
+            bits = _legal_bits_r(s, esm)
+        if bits == 0:
+            legal_mask(st, b, cfg, mask)
+            a = random_legal(rng, b, mask)
+        else:
+            a = nth_set_bit(bits, rng_below(rng, b, np.int64(popcount(bits))))
+        for i in range(4):
+            s.rewards[i] = 0.0
+        if ph >= BURY:
+            if _apply_play_r(s, a, ws):
+                _finish_hand(st, b, cfg)
+        else:
+            _apply(st, b, cfg, a, ws)
+        if auto:
+            _auto(st, b, cfg, mask, ws)
         n += 1
     return n
 
@@ -1854,6 +1898,7 @@ def batch_rollout(st, cfg, rng):
     n = 0
     mask = np.zeros(NUM_ACTIONS, np.uint8)
     ws = make_ws()
+    set_ws_cfg(ws, cfg)
     esm = np.zeros(5, np.uint64)
     for b in range(st.shape[0]):
         n += _rollout_one(st, b, cfg, rng, mask, ws, esm)

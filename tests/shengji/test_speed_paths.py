@@ -1,0 +1,118 @@
+"""The legal-play enumerator's loop (kernels._ms_iter, no recursion) against a plain-Python listing.
+
+legal_plays lists, for BURY, LEAD and every FOLLOW whose format has no tuple (or whose follower
+cannot fill the led esuit, SJ-8.2(a)), the multisets lo <= x <= hi of a card list in lexicographic
+order; here itertools.product gives that listing from the spec's description of the decision
+(section 4: every complete play containing the selection), on random positions of random hands,
+with and without a selection. The order is part of the check: agents index plays by it.
+"""
+import itertools
+
+import numpy as np
+import pytest
+
+import shengji_env
+from shengji_env import kernels as K
+
+
+class _TooMany(Exception):
+    pass
+
+
+def _listing(hand_of, sel, cards, base, size):
+    """lo = sel <= x <= hand_of over cards, lexicographic (itertools.product), with
+    sum(x - sel) = size (size None: any size but the all-zero play), each added to base."""
+    ranges = [range(sel[c], hand_of[c] + 1) for c in cards]
+    if np.prod([float(len(r)) for r in ranges]) > 20000:
+        raise _TooMany
+    rows = []
+    lo = sum(sel[c] for c in cards)
+    for xs in itertools.product(*ranges):
+        if size is None:
+            if sum(xs) == 0:
+                continue
+        elif sum(xs) - lo != size:
+            continue
+        row = base.copy()
+        for c, x in zip(cards, xs):
+            row[c] += x
+        rows.append(row)
+    return rows
+
+
+def _reference(s, cfg):
+    """The plays of record s in the enumerator's order, or None where legal_plays takes another
+    path (a follow to tuples, a one-card completion) or the listing is too long to build here."""
+    try:
+        return _plays(s, cfg)
+    except _TooMany:
+        return None
+
+
+def _plays(s, cfg):
+    ph = int(s["phase"])
+    hand = s["hand"].astype(int)
+    sel = s["sel"].astype(int)
+    est = s["es_tab"].astype(int)
+    if ph == K.BURY:
+        hand_of = hand[int(s["banker"])]
+        cards = [c for c in range(54) if hand_of[c] > 0]
+        return _listing(hand_of, sel, cards, np.zeros(54, int), int(cfg[K.C_K]) - int(s["nsel"]))
+    hand_of = hand[int(s["actor"])]
+    if ph == K.LEAD:
+        es = est[np.flatnonzero(sel)[0]] if sel.any() else -1
+        rows = []
+        for e in range(5):
+            if es >= 0 and e != es:
+                continue
+            cards = [c for c in range(54) if hand_of[c] > 0 and est[c] == e]
+            if cards:
+                rows += _listing(hand_of, sel, cards, np.zeros(54, int), None)
+        return rows
+    if ph != K.FOLLOW:
+        return None
+    e = int(s["lead_esuit"])
+    n = int(s["lead_n"])
+    h = sum(hand_of[c] for c in range(54) if est[c] == e)
+    if h <= n:
+        # SJ-8.2(a): every card of the led esuit, the rest from the other cards
+        base = np.where(est == e, hand_of, 0)
+        cards = [c for c in range(54) if hand_of[c] > 0 and est[c] != e]
+        return _listing(hand_of, sel, cards, base, n - h - sum(sel[c] for c in cards))
+    fm = int(s["fm"])
+    if (s["fk"][:fm] >= 2).any():
+        return None
+    cards = [c for c in range(54) if hand_of[c] > 0 and est[c] == e]
+    ns = sum(sel[c] for c in cards)
+    if n - ns == 1:
+        return None
+    return _listing(hand_of, sel, cards, np.zeros(54, int), n - ns)
+
+
+@pytest.mark.parametrize("D", [1, 2, 3, 4])
+def test_enumerator_order_matches_product_listing(D):
+    n = 24
+    g = shengji_env.BatchGame(n, decks=D)
+    g.reset(seed=900 + D)
+    rng = np.random.default_rng(D)
+    buf = np.zeros((4096, 54), np.int8)
+    checked = 0
+    while not g.done.all() and checked < 600:
+        st = g._st
+        for b in range(n):
+            if int(st[b]["phase"]) > K.FOLLOW:
+                continue
+            ref = _reference(st[b], g._cfg)
+            if ref is None or len(ref) > buf.shape[0] or len(ref) > 2000:
+                continue
+            m = K.legal_plays(st, b, g._cfg, buf)
+            assert m == len(ref), f"phase {int(st[b]['phase'])}"
+            got = buf[:m].astype(int)
+            assert (got == np.array(ref, int).reshape(m, 54)).all()
+            checked += 1
+        mask = g.legal_mask()
+        u = rng.random(mask.shape) * mask
+        a = u.argmax(axis=1)
+        a[mask.sum(axis=1) == 0] = -1
+        g.step(a)
+    assert checked > 100
