@@ -102,6 +102,7 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         act_space = gymnasium.spaces.Discrete(self.num_actions)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
+        self._num_actions = self.num_actions  # read per step: an instance attribute reads faster
         self._zero_mask = np.zeros(self.num_actions, np.int8)
         self._zero_mask.flags.writeable = False
         self._rng: np.random.Generator | None = None
@@ -110,6 +111,7 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         self._phase = None
         self._result = None
         self._paid = False
+        self._wrappers = []  # the _OrderEnforcing wrappers that mirror the dicts below (see reset)
         self.agents = []
 
     def observation_space(self, agent):
@@ -146,6 +148,12 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        # The only place these are rebound (steps and dead steps change them in place): wrappers
+        # registered by their own reset hold them in their instance dict, a plain attribute read.
+        for w in self._wrappers:
+            w.__dict__.update(agents=self.agents, rewards=self.rewards, terminations=self.terminations,
+                              truncations=self.truncations, infos=self.infos,
+                              _cumulative_rewards=self._cumulative_rewards)
         self._sync(pay=False)
 
     def _sync(self, pay: bool = True) -> None:
@@ -221,7 +229,7 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         # step): a live actor -- _sync keeps agent_selection on its agent and nobody is done while
         # one acts -- given a plain int in range, after a step that paid nobody (else this step must
         # set rewards back to 0: _sync below). The game checks the mask (-2: illegal, nothing done).
-        if actor >= 0 and action.__class__ is int and 0 <= action < self.num_actions and not self._paid:
+        if actor >= 0 and action.__class__ is int and 0 <= action < self._num_actions and not self._paid:
             nxt = self._game_quick_step(action)
             if nxt >= 0:  # quiet: exactly what _sync does when only the actor and its mask changed
                 agents = self.possible_agents
@@ -271,9 +279,9 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
 
 
 class _NotReset:
-    """The wrapper's `_live` until the first reset: it has no attributes, so reading a guarded
-    attribute fails and Python falls back to OrderEnforcingWrapper.__getattr__, which raises
-    PettingZoo's own "<name> cannot be accessed before reset"."""
+    """The wrapper's `_live` until the first reset: it has no attributes, so reading agent_selection
+    fails and Python falls back to OrderEnforcingWrapper.__getattr__, which raises PettingZoo's own
+    "agent_selection cannot be accessed before reset"."""
 
     __slots__ = ()
 
@@ -281,26 +289,21 @@ class _NotReset:
 _NOT_RESET = _NotReset()
 
 
-def _live(name: str) -> property:
-    # operator.attrgetter is C: a read costs one C call instead of a Python frame
-    return property(operator.attrgetter("_live." + name))
-
-
 class _OrderEnforcing(OrderEnforcingWrapper):
-    """PettingZoo's OrderEnforcingWrapper with the attributes read every step as C-level properties.
+    """PettingZoo's OrderEnforcingWrapper with the attributes read every step made cheap to read.
 
     Same checks, same errors: the base class routes every attribute through __getattr__, which costs
-    as much as a whole kernel step. Here `_has_reset` is kept as `_live` (the env once reset, a
-    sentinel without attributes before), the hot attributes read through it, and step skips two calls.
+    as much as a whole kernel step. Here
+    - agents, rewards, _cumulative_rewards, terminations, truncations and infos are the env's own
+      objects in this wrapper's instance dict, put there by the env's reset once this wrapper has
+      been reset (the env rebinds them nowhere else); before that they are missing, so reading them
+      goes through __getattr__ and raises PettingZoo's "... cannot be accessed before reset";
+    - agent_selection, rebound on every step, is a C-level property through `_live` (the env once
+      reset, a sentinel without attributes before), which is how `_has_reset` is kept;
+    - step skips two calls.
     """
 
-    agent_selection = _live("agent_selection")
-    rewards = _live("rewards")
-    terminations = _live("terminations")
-    truncations = _live("truncations")
-    infos = _live("infos")
-    agents = _live("agents")
-    _cumulative_rewards = property(operator.attrgetter("env._cumulative_rewards"))
+    agent_selection = property(operator.attrgetter("_live.agent_selection"))
 
     @property
     def _has_reset(self) -> bool:
@@ -313,6 +316,12 @@ class _OrderEnforcing(OrderEnforcingWrapper):
 
     def __str__(self) -> str:
         return str(self.env)
+
+    def reset(self, seed=None, options=None) -> None:
+        wrappers = getattr(self.env, "_wrappers", None)  # None: not a CardGameEnv, reads go the slow way
+        if wrappers is not None and not any(w is self for w in wrappers):
+            wrappers.append(self)
+        super().reset(seed=seed, options=options)
 
     def step(self, action) -> None:
         env = self._live
