@@ -426,6 +426,28 @@ class raw_env(aec.CardGameEnv):
             self._refresh()
             self._rew = rew
 
+    def _game_quick_step(self, action):
+        """The adapter's fast path (cardzoo.aec): -2 if the mask refuses action (nothing done), else
+        the step of _game_step, returning the next actor when the step was quiet (same phase, same
+        result, nobody paid, a seat still to act) or -1 to have the adapter resync everything."""
+        if not self._cur_mask[action]:
+            return -2
+        info = self._info
+        phase, r_valid, r_key = info[1], info[4], info[5]
+        mask = np.empty(NUM_ACTIONS, np.int8)      # a fresh array: infos of earlier steps keep theirs
+        K.env_step(self._st, 0, self._cfg, action, mask, info, self._rew)
+        self._cur_mask = mask
+        if info[1] == K.NEED_DEAL:                 # the next deal of a match or a redeal: never quiet
+            _fill_deals(self._st, self._cfg, self.config, [self._rng], self._redeal_queue)
+            rew = self._rew.copy()
+            self._refresh()
+            self._rew = rew
+            return -1
+        if (info[0] < 0 or info[1] != phase or info[4] != r_valid or info[5] != r_key
+                or self._rew[0] or self._rew[1] or self._rew[2] or self._rew[3]):
+            return -1
+        return int(info[0])
+
     def _game_actor(self):
         return int(self._info[0])
 
