@@ -750,12 +750,14 @@ class BatchGame(BatchGameBase):
         "preset" only; None draws it, 7.4), ``first_drawer`` 0..3 (only for a game without banker).
         Bad options raise ValueError naming the problem before any game changes. With deals and
         trump given nothing is drawn, so starting sampled worlds costs one kernel call."""
-        self._opts = self._parse_options(banker, levels, trump, first_drawer)
+        opts = self._parse_options(banker, levels, trump, first_drawer)
         if isinstance(deals, np.ndarray):
             if deals.ndim != 2 or deals.shape[0] != self.n:
                 raise ValueError(f"deals must be a list of {self.n} deals (one per game) or an int array "
                                  f"[{self.n}, {54 * self.config.decks}], got an array of shape {deals.shape}")
             deals = list(deals)
+        # the base class checks seed and deals, then calls _reset_games, which reads the options here
+        self._opts = opts
         try:
             super().reset(seed, deals)
         finally:
