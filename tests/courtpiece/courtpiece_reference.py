@@ -91,3 +91,12 @@ def to_bits(actions):
     for x in actions:
         v |= 1 << x
     return v
+
+
+def record_bytes(st) -> bytes:
+    """The bytes of Court Piece state records without the alignment padding of STATE_DTYPE: numba
+    leaves those 12 bytes per record as whatever a whole-record copy carried, so raw tobytes() of
+    two equal games can differ there."""
+    from numpy.lib.recfunctions import repack_fields
+
+    return repack_fields(np.asarray(st)).tobytes()
