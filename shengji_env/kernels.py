@@ -1940,7 +1940,7 @@ def make_rng(seed, n):
 # legal-play enumerator: the complete legal plays of the current decision as count vectors
 # ---------------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _ms_iter(L, cl, lo, hi, suf, extra, anysize, cur, xs, rm, out, count, filt, hand_e, ctarget, bt_, br_, bc_,
              ls, le, ck, crem, ncomp, best_q, D, n):
     """Enumerate the multisets x over the cards cl[:L] with lo <= x <= hi and sum(x - lo) = extra
@@ -2084,8 +2084,12 @@ def legal_plays(st, b, cfg, out):
     trump = s.trump
     D = cfg[C_DECKS]
     est = s.es_tab   # esuits (SJ-3.3); trump is fixed in BURY, LEAD and FOLLOW
-    # one zeroed work allocation, carved into views
-    w = np.zeros(768, np.int64)
+    # one work allocation, carved into views; only count, lo, base and hand_e are read before being
+    # written (cl/hi are read for listed cards only, the rest is scratch)
+    w = np.empty(768, np.int64)
+    w[0:109] = 0
+    w[163:217] = 0
+    w[293:347] = 0
     count = w[0:1]
     cl = w[1:55]
     lo = w[55:109]
