@@ -99,6 +99,31 @@ def bench_batch_step(game, config, batch, budget):
     return {"decisions_per_s": n / dt}
 
 
+def bench_legal_plays(config, budget, positions: int = 3000):
+    """Sheng Ji legal-play enumeration (the kernel behind BatchGame.legal_plays) on follow positions
+    reached by random play: positions/s, every complete play of each position listed."""
+    from shengji_env import kernels as K
+
+    g = make_batch("shengji", 512, **config)
+    rng = np.random.default_rng(5)
+    g.reset(seed=5)
+    found = []
+    while sum(len(f) for f in found) < positions:
+        if g.done.all():
+            g.reset(seed=int(rng.integers(1 << 30)))
+        st = g._st
+        found.append(st[(st["phase"] == K.FOLLOW) & (st["nsel"] == 0)].copy())
+        mask = g.legal_mask().astype(np.float64)
+        mask[mask.sum(1) == 0, 0] = 1.0
+        g.step((rng.random(mask.shape) * mask).argmax(1))
+    st = np.concatenate(found)[:positions]
+    counts = np.zeros(len(st), np.int64)
+    buf = np.zeros((100000, 54), np.int8)
+    K.batch_legal_plays_count(st, g._cfg, counts, buf)  # compile
+    n, dt = _timed(lambda: (K.batch_legal_plays_count(st, g._cfg, counts, buf), len(st))[1], budget)
+    return {"decisions_per_s": n / dt, "mean_plays": float(counts.mean())}
+
+
 def bench_aec(game, config, wrapped: bool, budget):
     env = make(game, raw=not wrapped, **config)
     rnd = random.Random(0)
@@ -264,6 +289,9 @@ def main(argv=None) -> int:
                      lambda g=game, c=config: bench_aec(g, c, False, args.budget)))
         jobs.append((f"cardzoo {game}", f"{label} env()",
                      lambda g=game, c=config: bench_aec(g, c, True, args.budget)))
+        if game == "shengji":
+            jobs.append((f"cardzoo {game}", f"{label} legal_plays, follow positions/s",
+                         lambda c=config: bench_legal_plays(c, args.budget)))
 
     for system, what, fn in tqdm(jobs, desc="benchmarks", unit="run", file=sys.stderr):
         try:
