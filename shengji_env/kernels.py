@@ -1002,6 +1002,17 @@ def start_deal(st, b, cfg, order, trump_preset):
 # legal mask (section 4)
 # ---------------------------------------------------------------------------------------------
 
+@njit(inline="always", cache=True)
+def _tuple_follow_size(hp, est, e, k):
+    """SJ-8.3 for a led tuple of k: the best block a follower can give is a t-tuple, t = min(k, the
+    largest count hp holds of one card of effective suit e)."""
+    t = 0
+    for c in range(54):
+        if est[c] == e and hp[c] > t:
+            t = hp[c]
+    return min(t, k)
+
+
 @njit(cache=True)
 def _follow_mask(st, b, cfg, out):
     s = st[b]
@@ -1040,12 +1051,7 @@ def _follow_mask(st, b, cfg, out):
         # F is one tuple of k: the best block is a t-tuple, t = min(k, largest count of s) (SJ-8.3);
         # the optimal assignments are "t copies of x" for every x with >= t copies
         k = s.fk[0]
-        t = 0
-        for c in range(54):
-            if est[c] == e and hp[c] > t:
-                t = hp[c]
-        if t > k:
-            t = k
+        t = _tuple_follow_size(hp, est, e, k)
         nsel = 0
         for c in range(54):
             nsel += sel[c]
@@ -1803,12 +1809,7 @@ def _legal_bits_r(s, esm):
         # one tuple of k led (as in _follow_mask): t = min(k, largest count of s); the optimal
         # assignments are t copies of one card x
         k = s.fk[0]
-        t = 0
-        for c in range(54):
-            if est[c] == e and hp[c] > t:
-                t = hp[c]
-        if t > k:
-            t = k
+        t = _tuple_follow_size(hp, est, e, k)
         if t < 2:
             return av & em
         nsel = s.nsel
