@@ -4,13 +4,14 @@
   (legal_mask + random_legal + step_one): same actions, same final states, byte for byte;
 - _legal_bits against the section 4 legal mask on every decision of random hands;
 - the allocation-free trick resolution (single/tuple fast path, play_strength_ws) and lead
-  execution against the reference winner of reference.py is covered by test_shengji_invariants.
+  execution against the reference winner of shengji_reference.py is covered by test_shengji_invariants.
 """
 import numpy as np
 import pytest
 
 import shengji_env
 from shengji_env import kernels as K
+import shengji_reference as R
 
 
 def _bits_to_mask(bits):
@@ -90,20 +91,6 @@ def _ref_beaten(k, L, top, hand, lvl, trump, e):
     return any(all(p in held for p in range(pe - L + 1, pe + 1)) for pe in range(top + 1, 16))
 
 
-def _ref():
-    import importlib.util
-    import sys
-    from pathlib import Path
-    name = "shengji_reference"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("reference.py"))
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
-
-
-R = _ref()
 
 
 @pytest.mark.parametrize("D", [2, 3, 4])

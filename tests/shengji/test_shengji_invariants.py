@@ -1,29 +1,16 @@
 """Randomized invariants over seeded random hands (batched), the legal-play enumerator against the
 composition mask, and differential tests of follow legality and trick winner against the plain
-Python reference in reference.py (SJ-8, SJ-9)."""
-import importlib.util
-import sys
+Python reference in shengji_reference.py (SJ-8, SJ-9)."""
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import shengji_env
 from shengji_env import kernels as K
+import shengji_reference as R
 
 
-def _ref():
-    name = "shengji_reference"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("reference.py"))
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
-
-
-R = _ref()
 POINTS = np.array([K.card_points(c) for c in range(54)])
 
 
