@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardzoo.cards import lowest_bit, nth_set_bit, popcount, random_legal, rng_below, seed_generators
+from cardzoo.cards import highest_bit, lowest_bit, nth_set_bit, popcount, random_legal, rng_below, seed_generators
 
 from .config import (C_ALLOW_NT, C_AUTO, C_DECKS, C_DECL_MODE, C_EPISODE, C_FIRST_BANKER, C_FLIP, C_H, C_K,
                      C_KMULT, C_MAX_HANDS, C_MAX_REDEALS, C_MUST_DEFEND, C_NODECL, C_PEN_PTS, C_PENALTY,
@@ -1354,6 +1354,190 @@ def _execute_lead_r(s, ws):
     s.phase = FOLLOW
 
 
+# rollout scratch (make_rs): position -> selected card (16,) at 0, the selection's position masks by
+# copies k (k = 0..15, zero above D) at RS_PK, the throw check's masks pm[5 dq + k] (20,) at RS_PM
+RS_PK = 16
+RS_PM = 32
+RS_SIZE = 64
+
+
+@njit(cache=True)
+def make_rs():
+    """Scratch of the rollout's bit-set lead execution (_execute_lead_bits)."""
+    return np.zeros(RS_SIZE, np.int64)
+
+
+@njit(cache=True)
+def _execute_lead_bits(s, ws, esm, rs):
+    """_execute_lead_r with the same writes (record and verdict), computed on 16-bit position masks.
+    SJ-7.2: while no position holds two different selected cards every component key names one
+    component, so the canonical decomposition is greedy (as _decomp_fast): take the greatest key
+    (size k L, then k, then top), where the key of copies k is the longest run of positions holding
+    >= k copies (L = 1 for k = 1), then lower the masks under the run by k. SJ-7.4: the throw check
+    on the followers' masks of esuit e (from esm, _esuit_bits_r). A single distinct card or an
+    ambiguous selection (the SJ-7.2 search) goes to _execute_lead_r."""
+    sel = s.sel
+    pst = s.pos_tab
+    for k in range(16):
+        rs[RS_PK + k] = 0
+    nd = 0
+    one = -1
+    occ = 0
+    amb = False
+    for c in range(54):
+        v = sel[c]
+        if v > 0:
+            nd += 1
+            one = c
+            p = pst[c]
+            if (occ >> p) & 1:
+                amb = True
+            occ |= 1 << p
+            rs[p] = c
+            for k in range(1, v + 1):
+                rs[RS_PK + k] |= 1 << p
+    if nd == 1 or amb:
+        _execute_lead_r(s, ws)
+        return
+    D = ws[WS_CFG + C_DECKS]
+    ldr = s.actor
+    e = s.es_tab[one]
+    # canonical decomposition into ws's component arrays (k at 134, L at 198, top at 262, cards at 326)
+    m = 0
+    while True:
+        bs = -1
+        bk = 0
+        bt = 0
+        bL = 0
+        for k in range(D, 0, -1):
+            M = rs[RS_PK + k]
+            if M == 0:
+                continue
+            if k == 1:
+                L = 1
+                top = highest_bit(np.uint64(M))
+            else:
+                X = M
+                L = 0
+                last = 0
+                while X != 0:
+                    L += 1
+                    last = X
+                    X &= X >> 1
+                top = highest_bit(np.uint64(last)) + L - 1
+            sz = k * L
+            if sz > bs or (sz == bs and (k > bk or (k == bk and top > bt))):
+                bs = sz
+                bk = k
+                bt = top
+                bL = L
+        if bs < 0:
+            break
+        lo = bt - bL + 1
+        for w in range(bL):
+            ws[326 + NPOS * m + w] = rs[lo + w]
+        ws[134 + m] = bk
+        ws[198 + m] = bL
+        ws[262 + m] = bt
+        m += 1
+        R = ((1 << bL) - 1) << lo
+        for j in range(1, D + 1):
+            rs[RS_PK + j] = (rs[RS_PK + j] & ~R) | (rs[RS_PK + j + bk] & R)
+    forced = -1
+    if m >= 2:
+        # SJ-7.4 throw check as in _execute_lead_r: pm[5 dq + k] bit p iff seat leader+dq holds some
+        # card of position p at least k times
+        for i in range(20):
+            rs[RS_PM + i] = 0
+        x = esm[e]
+        while x != 0:
+            c = lowest_bit(x)
+            x &= x - np.uint64(1)
+            p = pst[c]
+            for dq in range(1, 4):
+                v = s.hand[(ldr + dq) % 4, c]
+                for k in range(1, v + 1):
+                    rs[RS_PM + 5 * dq + k] |= 1 << p
+        fsz = 0
+        ftop = 0
+        fmin = 0
+        for j in range(m):
+            k = ws[134 + j]
+            L = ws[198 + j]
+            tj = ws[262 + j]
+            lo = tj - L + 2
+            if lo < 0:
+                lo = 0
+            beaten = False
+            for dq in range(1, 4):
+                M = rs[RS_PM + 5 * dq + k]
+                R = M
+                for i in range(1, L):
+                    R &= M >> i
+                if (R >> lo) != 0:
+                    beaten = True
+                    break
+            if beaten:
+                sz = k * L
+                mn = 99
+                for w in range(L):
+                    if ws[326 + NPOS * j + w] < mn:
+                        mn = ws[326 + NPOS * j + w]
+                if forced < 0 or sz < fsz or (sz == fsz and (tj < ftop or (tj == ftop and mn < fmin))):
+                    forced = j
+                    fsz = sz
+                    ftop = tj
+                    fmin = mn
+    play = ws[2518:2572]
+    if forced >= 0:
+        for c in range(54):
+            play[c] = 0
+        for w in range(ws[198 + forced]):
+            play[ws[326 + NPOS * forced + w]] += ws[134 + forced]
+        nf = s.nft
+        s.ft_seat[nf] = ldr
+        s.ft_trick[nf] = s.ntricks
+        nret = 0
+        for c in range(54):
+            s.ft_att[nf, c] = sel[c]
+            ret = sel[c] - play[c]
+            nret += ret
+            if ret > s.shown[ldr, c]:
+                s.shown[ldr, c] = ret
+        s.nft = nf + 1
+        pmode = ws[WS_CFG + C_PENALTY]
+        if pmode != 0:
+            pts = ws[WS_CFG + C_PEN_PTS] if pmode == 1 else ws[WS_CFG + C_PEN_PTS] * nret
+            if ldr % 2 == s.banker % 2:
+                s.penalty += pts
+            else:
+                s.penalty -= pts
+        s.fm = 1
+        s.fk[0] = ws[134 + forced]
+        s.fL[0] = ws[198 + forced]
+        s.ftop[0] = ws[262 + forced]
+    else:
+        for c in range(54):
+            play[c] = sel[c]
+        s.fm = m
+        for j in range(m):
+            s.fk[j] = ws[134 + j]
+            s.fL[j] = ws[198 + j]
+            s.ftop[j] = ws[262 + j]
+    n = 0
+    for c in range(54):
+        n += play[c]
+        sel[c] = 0
+    s.nsel = 0
+    _play_cards(s, ldr, play)
+    s.lead_n = n
+    s.lead_esuit = e
+    s.leader = ldr
+    s.ntp = 1
+    s.actor = (ldr + 1) % 4
+    s.phase = FOLLOW
+
+
 @njit(cache=True)
 def _execute_lead(st, b, cfg):
     _execute_lead_ws(st, b, cfg, make_ws())
@@ -1829,7 +2013,7 @@ def _legal_bits_r(s, esm):
 
 
 @njit(cache=True)
-def _rollout_one(st, b, cfg, rng, mask, ws, esm):
+def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs):
     """Play game b with uniformly random legal actions (each decision uniform over its legal
     mask) until it ends or needs a deal; returns the decisions played. Each action is drawn exactly
     as random_legal(rng, b, legal mask) draws it (same generator use, same action), from the
@@ -1855,7 +2039,9 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm):
             a = nth_set_bit(bits, rng_below(rng, b, np.int64(popcount(bits))))
         for i in range(4):
             s.rewards[i] = 0.0
-        if ph >= BURY:
+        if ph == LEAD and a == A_DONE:
+            _execute_lead_bits(s, ws, esm, rs)
+        elif ph >= BURY:
             if _apply_play_r(s, a, ws):
                 _finish_hand(st, b, cfg)
         else:
@@ -1901,8 +2087,9 @@ def batch_rollout(st, cfg, rng):
     ws = make_ws()
     set_ws_cfg(ws, cfg)
     esm = np.zeros(5, np.uint64)
+    rs = make_rs()
     for b in range(st.shape[0]):
-        n += _rollout_one(st, b, cfg, rng, mask, ws, esm)
+        n += _rollout_one(st, b, cfg, rng, mask, ws, esm, rs)
     return n
 
 
