@@ -1367,41 +1367,98 @@ def make_rs():
     return np.zeros(RS_SIZE, np.int64)
 
 
+# the rollout's incremental card sets (make_bb, uint64): bb[8 seat + k] = the cards seat holds at
+# least k times (k = 1..D; entries above D stay 0), bb[BB_SEL + k] = the cards selected at least
+# k times. hand[c] > sel[c] iff some k has c in bb[8 seat + k] and not in bb[BB_SEL + k] (k = sel+1).
+BB_SEL = 32
+BB_SIZE = 48
+
+
 @njit(cache=True)
-def _execute_lead_bits(s, ws, esm, rs):
-    """_execute_lead_r with the same writes (record and verdict), computed on 16-bit position masks.
-    SJ-7.2: while no position holds two different selected cards every component key names one
-    component, so the canonical decomposition is greedy (as _decomp_fast): take the greatest key
-    (size k L, then k, then top), where the key of copies k is the longest run of positions holding
-    >= k copies (L = 1 for k = 1), then lower the masks under the run by k. SJ-7.4: the throw check
-    on the followers' masks of esuit e (from esm, _esuit_bits_r). A single distinct card or an
-    ambiguous selection (the SJ-7.2 search) goes to _execute_lead_r."""
+def make_bb():
+    """The rollout's incremental card sets (_legal_bits_inc)."""
+    return np.zeros(BB_SIZE, np.uint64)
+
+
+@njit(cache=True)
+def _play_cards_bits(s, seat, play, cards):
+    """_play_cards for a play whose cards are all in the uint64 set cards (the same writes, the log
+    in card order), visiting only those cards."""
+    hand = s.hand[seat]
+    tc = s.trick_cards[seat]
+    pl = s.played[seat]
+    sh = s.shown[seat]
+    nlog = s.nlog
+    t = s.ntricks
+    x = cards
+    while x != 0:
+        c = np.int64(lowest_bit(x))
+        x &= x - np.uint64(1)
+        k = play[c]
+        if k > 0:
+            hand[c] -= k
+            tc[c] += k
+            pl[c] += k
+            v = sh[c] - k
+            sh[c] = v if v > 0 else 0
+            for _ in range(k):
+                s.log_seat[nlog] = seat
+                s.log_card[nlog] = c
+                s.log_trick[nlog] = t
+                nlog += 1
+    s.nlog = nlog
+
+
+@njit(cache=True)
+def _execute_lead_bits(s, ws, esm, rs, bb):
+    """_execute_lead_r with the same writes (record and verdict), computed on bit sets: the rollout's
+    card sets bb (make_bb, equal to the record) and 16-bit position masks. SJ-7.2: while no position
+    holds two different selected cards every component key names one component, so the canonical
+    decomposition is greedy (as _decomp_fast): take the greatest key (size k L, then k, then top),
+    where the key of copies k is the longest run of positions holding >= k copies (L = 1 for k = 1),
+    then lower the masks under the run by k. SJ-7.4: the throw check on the followers' position
+    masks of esuit e. An ambiguous selection (the SJ-7.2 search) goes to _execute_lead_r."""
     sel = s.sel
     pst = s.pos_tab
+    ldr = s.actor
+    one = np.uint64(1)
+    sb = bb[BB_SEL + 1]
+    if popcount(sb) == 1:
+        # one distinct card: a single or a tuple, an ordinary lead (SJ-7.3)
+        c = np.int64(lowest_bit(sb))
+        k = sel[c]
+        s.fm = 1
+        s.fk[0] = k
+        s.fL[0] = 1
+        s.ftop[0] = pst[c]
+        _play_one(s, ldr, c, k)
+        sel[c] = 0
+        s.nsel = 0
+        s.lead_n = k
+        s.lead_esuit = s.es_tab[c]
+        s.leader = ldr
+        s.ntp = 1
+        s.actor = (ldr + 1) % 4
+        s.phase = FOLLOW
+        return
     for k in range(16):
         rs[RS_PK + k] = 0
-    nd = 0
-    one = -1
     occ = 0
-    amb = False
-    for c in range(54):
-        v = sel[c]
-        if v > 0:
-            nd += 1
-            one = c
-            p = pst[c]
-            if (occ >> p) & 1:
-                amb = True
-            occ |= 1 << p
-            rs[p] = c
-            for k in range(1, v + 1):
-                rs[RS_PK + k] |= 1 << p
-    if nd == 1 or amb:
-        _execute_lead_r(s, ws)
-        return
+    x = sb
+    c = 0
+    while x != 0:
+        c = np.int64(lowest_bit(x))
+        x &= x - one
+        p = pst[c]
+        if (occ >> p) & 1:
+            _execute_lead_r(s, ws)
+            return
+        occ |= 1 << p
+        rs[p] = c
+        for k in range(1, sel[c] + 1):
+            rs[RS_PK + k] |= 1 << p
     D = ws[WS_CFG + C_DECKS]
-    ldr = s.actor
-    e = s.es_tab[one]
+    e = s.es_tab[c]
     # canonical decomposition into ws's component arrays (k at 134, L at 198, top at 262, cards at 326)
     m = 0
     while True:
@@ -1444,62 +1501,68 @@ def _execute_lead_bits(s, ws, esm, rs):
         for j in range(1, D + 1):
             rs[RS_PK + j] = (rs[RS_PK + j] & ~R) | (rs[RS_PK + j + bk] & R)
     forced = -1
-    if m >= 2:
-        # SJ-7.4 throw check as in _execute_lead_r: pm[5 dq + k] bit p iff seat leader+dq holds some
-        # card of position p at least k times
-        for i in range(20):
-            rs[RS_PM + i] = 0
-        x = esm[e]
-        while x != 0:
-            c = lowest_bit(x)
-            x &= x - np.uint64(1)
-            p = pst[c]
-            for dq in range(1, 4):
-                v = s.hand[(ldr + dq) % 4, c]
-                for k in range(1, v + 1):
-                    rs[RS_PM + 5 * dq + k] |= 1 << p
-        fsz = 0
-        ftop = 0
-        fmin = 0
-        for j in range(m):
-            k = ws[134 + j]
-            L = ws[198 + j]
-            tj = ws[262 + j]
-            lo = tj - L + 2
-            if lo < 0:
-                lo = 0
-            beaten = False
-            for dq in range(1, 4):
-                M = rs[RS_PM + 5 * dq + k]
-                R = M
-                for i in range(1, L):
-                    R &= M >> i
-                if (R >> lo) != 0:
-                    beaten = True
-                    break
-            if beaten:
-                sz = k * L
-                mn = 99
-                for w in range(L):
-                    if ws[326 + NPOS * j + w] < mn:
-                        mn = ws[326 + NPOS * j + w]
-                if forced < 0 or sz < fsz or (sz == fsz and (tj < ftop or (tj == ftop and mn < fmin))):
-                    forced = j
-                    fsz = sz
-                    ftop = tj
-                    fmin = mn
+    # SJ-7.4 throw check as in _execute_lead_r: pm[5 dq + k] bit p iff seat leader+dq holds some
+    # card of position p at least k times
+    em = esm[e]
+    for dq in range(1, 4):
+        q = (ldr + dq) % 4
+        for k in range(5):
+            M = 0
+            if 1 <= k <= D:
+                x = bb[8 * q + k] & em
+                while x != 0:
+                    M |= 1 << pst[lowest_bit(x)]
+                    x &= x - one
+            rs[RS_PM + 5 * dq + k] = M
+    fsz = 0
+    ftop = 0
+    fmin = 0
+    for j in range(m):
+        k = ws[134 + j]
+        L = ws[198 + j]
+        tj = ws[262 + j]
+        lo = tj - L + 2
+        if lo < 0:
+            lo = 0
+        beaten = False
+        for dq in range(1, 4):
+            M = rs[RS_PM + 5 * dq + k]
+            R = M
+            for i in range(1, L):
+                R &= M >> i
+            if (R >> lo) != 0:
+                beaten = True
+                break
+        if beaten:
+            sz = k * L
+            mn = 99
+            for w in range(L):
+                if ws[326 + NPOS * j + w] < mn:
+                    mn = ws[326 + NPOS * j + w]
+            if forced < 0 or sz < fsz or (sz == fsz and (tj < ftop or (tj == ftop and mn < fmin))):
+                forced = j
+                fsz = sz
+                ftop = tj
+                fmin = mn
     play = ws[2518:2572]
     if forced >= 0:
-        for c in range(54):
-            play[c] = 0
+        x = sb
+        while x != 0:
+            play[np.int64(lowest_bit(x))] = 0
+            x &= x - one
         for w in range(ws[198 + forced]):
             play[ws[326 + NPOS * forced + w]] += ws[134 + forced]
         nf = s.nft
         s.ft_seat[nf] = ldr
         s.ft_trick[nf] = s.ntricks
-        nret = 0
+        att = s.ft_att[nf]
         for c in range(54):
-            s.ft_att[nf, c] = sel[c]
+            att[c] = sel[c]
+        nret = 0
+        x = sb
+        while x != 0:
+            c = np.int64(lowest_bit(x))
+            x &= x - one
             ret = sel[c] - play[c]
             nret += ret
             if ret > s.shown[ldr, c]:
@@ -1517,7 +1580,10 @@ def _execute_lead_bits(s, ws, esm, rs):
         s.fL[0] = ws[198 + forced]
         s.ftop[0] = ws[262 + forced]
     else:
-        for c in range(54):
+        x = sb
+        while x != 0:
+            c = np.int64(lowest_bit(x))
+            x &= x - one
             play[c] = sel[c]
         s.fm = m
         for j in range(m):
@@ -1525,11 +1591,14 @@ def _execute_lead_bits(s, ws, esm, rs):
             s.fL[j] = ws[198 + j]
             s.ftop[j] = ws[262 + j]
     n = 0
-    for c in range(54):
+    x = sb
+    while x != 0:
+        c = np.int64(lowest_bit(x))
+        x &= x - one
         n += play[c]
         sel[c] = 0
     s.nsel = 0
-    _play_cards(s, ldr, play)
+    _play_cards_bits(s, ldr, play, sb)
     s.lead_n = n
     s.lead_esuit = e
     s.leader = ldr
@@ -2013,16 +2082,111 @@ def _legal_bits_r(s, esm):
 
 
 @njit(cache=True)
-def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs):
+def _hand_bits_seat(s, bb, seat):
+    """bb's sets of one seat from its hand counts."""
+    for k in range(8):
+        bb[8 * seat + k] = 0
+    hp = s.hand[seat]
+    for c in range(54):
+        for k in range(1, hp[c] + 1):
+            bb[8 * seat + k] |= np.uint64(1) << np.uint64(c)
+
+
+@njit(cache=True)
+def _hand_bits_all(s, bb):
+    """bb from the record: every seat's sets and the selection's."""
+    for seat in range(4):
+        _hand_bits_seat(s, bb, seat)
+    for k in range(8):
+        bb[BB_SEL + k] = 0
+    sel = s.sel
+    for c in range(54):
+        for k in range(1, sel[c] + 1):
+            bb[BB_SEL + k] |= np.uint64(1) << np.uint64(c)
+
+
+@njit(cache=True)
+def _legal_bits_inc(s, esm, bb, D):
+    """_legal_bits_r from the incremental sets bb (the same bit set, or 0 where _legal_bits_r gives
+    0): no scan of the 54 counts."""
+    ph = s.phase
+    one = np.uint64(1)
+    seat = s.actor
+    av = np.uint64(0)
+    for k in range(1, D + 1):
+        av |= bb[8 * seat + k] & ~bb[BB_SEL + k]
+    if ph == BURY:
+        return av
+    if ph == LEAD:
+        if s.nsel == 0:
+            return av
+        es = s.es_tab[lowest_bit(bb[BB_SEL + 1])]
+        return (av & esm[es]) | (one << np.uint64(A_DONE))
+    if ph != FOLLOW:
+        return np.uint64(0)
+    e = s.lead_esuit
+    n = s.lead_n
+    em = esm[e]
+    h = 0
+    ssel = 0
+    top = 0
+    for k in range(1, D + 1):
+        he = bb[8 * seat + k] & em
+        if he != 0:
+            top = k
+        h += np.int64(popcount(he))
+        ssel += np.int64(popcount(bb[BB_SEL + k] & em))
+    if h <= n:
+        # SJ-8.2(a): every s card, and other cards while fewer than n - h of them are selected
+        if s.nsel - ssel < n - h:
+            return av
+        return av & em
+    multi = False
+    for j in range(s.fm):
+        if s.fk[j] >= 2:
+            multi = True
+    if not multi:
+        return av & em
+    if s.fm == 1 and s.fL[0] == 1:
+        # one tuple of k led (as _legal_bits_r): t = min(k, largest count of s) (SJ-8.3); the
+        # optimal assignments are t copies of one card x
+        t = min(top, s.fk[0])
+        if t < 2:
+            return av & em
+        nsel = s.nsel
+        sel = s.sel
+        allow = np.uint64(0)
+        x_set = bb[8 * seat + t] & em
+        while x_set != 0:
+            x = lowest_bit(x_set)
+            x_set &= x_set - one
+            base = nsel + (t - sel[x] if t > sel[x] else 0)
+            if base > n:
+                continue
+            if base + 1 <= n:
+                return av & em
+            if t > sel[x]:
+                allow |= one << x
+        return allow & av
+    return np.uint64(0)
+
+
+@njit(cache=True)
+def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
     """Play game b with uniformly random legal actions (each decision uniform over its legal
     mask) until it ends or needs a deal; returns the decisions played. Each action is drawn exactly
     as random_legal(rng, b, legal mask) draws it (same generator use, same action), from the
     _legal_bits set where that applies (no 84-entry mask); the step is step_ws's, with BURY, LEAD and
-    FOLLOW applied on the record (_apply_play_r). ws must hold the config (set_ws_cfg)."""
+    FOLLOW applied on the record (_apply_play_r, multi-card leads by _execute_lead_bits). Without
+    auto_forced the legal bits come from card sets kept up to date across the plays
+    (_legal_bits_inc; bb: make_bb, rs: make_rs). ws must hold the config (set_ws_cfg)."""
     s = st[b]
     auto = cfg[C_AUTO]
+    D = cfg[C_DECKS]
+    one = np.uint64(1)
     n = 0
     key = -1
+    fresh = False    # bb holds the record's card sets (rebuilt after declaring or naming trump)
     while s.phase <= FOLLOW:
         ph = s.phase
         bits = np.uint64(0)
@@ -2031,7 +2195,13 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs):
             if k2 != key:
                 _esuit_bits_r(s, esm)
                 key = k2
-            bits = _legal_bits_r(s, esm)
+            if auto:
+                bits = _legal_bits_r(s, esm)
+            else:
+                if not fresh:
+                    _hand_bits_all(s, bb)
+                    fresh = True
+                bits = _legal_bits_inc(s, esm, bb, D)
         if bits == 0:
             legal_mask(st, b, cfg, mask)
             a = random_legal(rng, b, mask)
@@ -2039,15 +2209,37 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs):
             a = nth_set_bit(bits, rng_below(rng, b, np.int64(popcount(bits))))
         for i in range(4):
             s.rewards[i] = 0.0
-        if ph == LEAD and a == A_DONE:
-            _execute_lead_bits(s, ws, esm, rs)
+        nlog0 = s.nlog
+        if ph == LEAD and a == A_DONE and fresh:
+            _execute_lead_bits(s, ws, esm, rs, bb)
         elif ph >= BURY:
             if _apply_play_r(s, a, ws):
                 _finish_hand(st, b, cfg)
         else:
             _apply(st, b, cfg, a, ws)
+            fresh = False
         if auto:
             _auto(st, b, cfg, mask, ws)
+        elif fresh and s.phase <= FOLLOW:
+            # keep bb equal to the record: the selection grew by a or was cleared by a play or
+            # the bury; a play took the logged cards from its seat's hand
+            if s.nsel == 0:
+                for k in range(1, D + 1):
+                    bb[BB_SEL + k] = 0
+            else:
+                bb[BB_SEL + s.sel[a]] |= one << np.uint64(a)
+            if ph == BURY and s.phase != BURY:
+                _hand_bits_seat(s, bb, s.banker)
+            for i in range(nlog0, s.nlog):
+                seat = s.log_seat[i]
+                c = s.log_card[i]
+                v = s.hand[seat, c]
+                cb = one << np.uint64(c)
+                for k in range(1, D + 1):
+                    if v >= k:
+                        bb[8 * seat + k] |= cb
+                    else:
+                        bb[8 * seat + k] &= ~cb
         n += 1
     return n
 
@@ -2088,8 +2280,9 @@ def batch_rollout(st, cfg, rng):
     set_ws_cfg(ws, cfg)
     esm = np.zeros(5, np.uint64)
     rs = make_rs()
+    bb = make_bb()
     for b in range(st.shape[0]):
-        n += _rollout_one(st, b, cfg, rng, mask, ws, esm, rs)
+        n += _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb)
     return n
 
 
