@@ -379,6 +379,25 @@ def public_state_dict(s, cfg: cfgmod.Config, result_cache=None) -> dict:
 # AEC env
 # ---------------------------------------------------------------------------------------------
 
+def _legal_plays(game, b: int, max_plays) -> np.ndarray:
+    """The legal plays of game b (raw_env: 0) as rows of one int8 buffer per env/BatchGame object,
+    reused across calls (a view: the caller copies what it keeps). The kernel writes every listed
+    row in full, so the buffer is never cleared, and it sees exactly max_plays rows, as a fresh
+    buffer of max_plays rows would be; the buffer grows to the largest max_plays asked."""
+    if isinstance(max_plays, bool) or not isinstance(max_plays, (numbers.Integral, np.integer)) or max_plays < 0:
+        raise ValueError(f"max_plays must be an integer >= 0, got {max_plays!r}")
+    max_plays = int(max_plays)
+    if not 0 <= b < len(game._st):
+        raise ValueError(f"game index {b} is outside 0..{len(game._st) - 1}")
+    buf = getattr(game, "_plays_buf", None)
+    if buf is None or buf.shape[0] < max_plays:
+        buf = game._plays_buf = np.empty((max_plays, 54), np.int8)
+    n = K.legal_plays(game._st, b, game._cfg, buf[:max_plays])
+    if n < 0 or n > max_plays:
+        raise ValueError(f"the legal plays exceed max_plays={max_plays}")
+    return buf[:n]
+
+
 class raw_env(aec.CardGameEnv):
     metadata = {"name": "shengji_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
     version = 0
@@ -501,11 +520,8 @@ class raw_env(aec.CardGameEnv):
     def legal_plays(self, max_plays: int = 100000) -> list[str]:
         """Complete legal plays of the current BURY/LEAD/FOLLOW decision (containing the current
         selection) as card-set strings; a helper for agents that score whole moves."""
-        buf = np.zeros((max_plays, 54), np.int8)
-        n = K.legal_plays(self._st, 0, self._cfg, buf)
-        if n < 0 or n > max_plays:
-            raise ValueError(f"the legal plays exceed max_plays={max_plays}")
-        return [card_set_text(buf[i]) for i in range(n)]
+        plays = _legal_plays(self, 0, max_plays)
+        return [card_set_text(p) for p in plays]
 
 
 def env(**config):
@@ -900,8 +916,4 @@ class BatchGame(BatchGameBase):
 
     def legal_plays(self, b: int, max_plays: int = 100000) -> np.ndarray:
         """The complete legal plays of game b's current decision as uint8 count vectors [m, 54]."""
-        buf = np.zeros((max_plays, 54), np.int8)
-        n = K.legal_plays(self._st, int(b), self._cfg, buf)
-        if n < 0 or n > max_plays:
-            raise ValueError(f"the legal plays exceed max_plays={max_plays}")
-        return buf[:n].astype(np.uint8)
+        return _legal_plays(self, int(b), max_plays).astype(np.uint8)

@@ -2453,21 +2453,84 @@ def _enum(cl, L, lo, hi, extra, anysize, base, out, count, filt, hand_e, ctarget
              np.int64(ncomp), best_q, np.int64(D), np.int64(n))
 
 
+LP_WS = 768   # int64 work of the enumerator (legal_plays_ws)
+
+
 @njit(cache=True)
 def legal_plays(st, b, cfg, out):
     """Every complete legal play of the current BURY/LEAD/FOLLOW decision that contains the current
     selection, as card-count vectors in out[i, 0:54]. Returns the number of such plays; when that
     exceeds out.shape[0] the plays are not all written (a family too large for out is counted, not
-    listed; a negative value means a filtered follow family too large to search). Other phases: 0."""
+    listed; a negative value means a filtered follow family too large to search). Other phases: 0.
+    Rows 0..min(count, out.shape[0]) - 1 are written in full: out's prior contents never matter."""
+    return legal_plays_ws(st, b, cfg, out, np.empty(LP_WS, np.int64))
+
+
+@njit(cache=True)
+def _follow_fast(s, out):
+    """The common FOLLOW decisions with nothing selected (s.nsel == 0), listed directly: the same plays
+    in the same order as the general path of legal_plays_ws. Returns the count, or -1 where the
+    general path must run (a led tuple/tractor/throw that the follower can fill from the led esuit)."""
+    p = s.actor
+    e = s.lead_esuit
+    n = s.lead_n
+    hp = s.hand[p]
+    est = s.es_tab
+    cap = out.shape[0]
+    h = 0
+    for c in range(54):
+        if est[c] == e:
+            h += hp[c]
+    k = 0
+    if h > n:
+        if n != 1:
+            return -1
+        # SJ-8.1: a single led and the follower holds its esuit: each held card of it alone, in card
+        # order (the general path's one-free-card listing)
+        for c in range(54):
+            if est[c] == e and hp[c] > 0:
+                if k < cap:
+                    for c2 in range(54):
+                        out[k, c2] = 0
+                    out[k, c] = 1
+                k += 1
+        return k
+    if n - h > 1:
+        return -1
+    # SJ-8.2(a): every held card of the led esuit, plus (n = h + 1) any one other card. The general
+    # path lists the other card's choices in product order over ascending cards, i.e. the last card
+    # first: descending here
+    if n == h:
+        if cap > 0:
+            for c2 in range(54):
+                out[0, c2] = hp[c2] if est[c2] == e else 0
+        return 1
+    for c in range(53, -1, -1):
+        if est[c] != e and hp[c] > 0:
+            if k < cap:
+                for c2 in range(54):
+                    out[k, c2] = hp[c2] if est[c2] == e else 0
+                out[k, c] = 1
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def legal_plays_ws(st, b, cfg, out, w):
+    """legal_plays with its int64 work w (length >= LP_WS) passed in, so that batch callers allocate
+    it once; w's prior contents never matter."""
     s = st[b]
     ph = s.phase
+    if ph == FOLLOW and s.nsel == 0:
+        k = _follow_fast(s, out)
+        if k >= 0:
+            return k
     lvl = s.hand_level
     trump = s.trump
     D = cfg[C_DECKS]
     est = s.es_tab   # esuits (SJ-3.3); trump is fixed in BURY, LEAD and FOLLOW
-    # one work allocation, carved into views; only count, lo, base and hand_e are read before being
+    # one work array, carved into views; only count, lo, base and hand_e are read before being
     # written (cl/hi are read for listed cards only, the rest is scratch)
-    w = np.empty(768, np.int64)
     w[0:109] = 0
     w[163:217] = 0
     w[293:347] = 0
@@ -2611,8 +2674,9 @@ def legal_plays(st, b, cfg, out):
 @njit(cache=True)
 def batch_legal_plays_count(st, cfg, out_counts, buf):
     """Enumerate the legal plays of every game (a benchmark/search helper); out_counts[b] = count."""
+    w = np.empty(LP_WS, np.int64)
     for b in range(st.shape[0]):
-        out_counts[b] = legal_plays(st, b, cfg, buf)
+        out_counts[b] = legal_plays_ws(st, b, cfg, buf, w)
 
 
 # ---------------------------------------------------------------------------------------------
