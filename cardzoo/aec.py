@@ -19,6 +19,11 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from cardzoo.options import check_action
 
 
+PHASE_STEP = -3
+"""`_game_quick_step` returns `PHASE_STEP - seat` for a step that only moved the turn to `seat` and
+changed the phase name (see the hook)."""
+
+
 class CardGameEnv(AECEnv, metaclass=ABCMeta):
     """Unwrapped AEC env; subclasses set the class attributes and implement the hooks."""
 
@@ -77,8 +82,10 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         `_game_step` and return the seat to act next if the step was quiet -- the phase and the result
         unchanged, no seat paid anything, the episode goes on -- or -1 to have the adapter bring
         everything up to date from the hooks. After a quiet step the adapter only moves the mask
-        (`_game_mask()`) and agent_selection. This default checks the mask and reports every step as
-        not quiet."""
+        (`_game_mask()`) and agent_selection. A game may also return `PHASE_STEP - seat` (<= -3) for a
+        step that is quiet except that the phase name changed (`_game_phase()`: a trick's lead
+        becoming its follows, ...): the adapter then also writes the new phase into every info. This
+        default checks the mask and reports every step as not quiet."""
         if not self._mask[action]:
             return -2
         self._game_step(action)
@@ -247,6 +254,24 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                     self._actor = nxt
                     self.agent_selection = agent
                 return
+            if nxt <= PHASE_STEP:  # quiet but for the phase name: the quiet step plus every info's phase
+                nxt = PHASE_STEP - nxt
+                agents = self.possible_agents
+                agent = agents[actor]
+                self._cumulative_rewards[agent] = 0.0
+                mask = self._game_mask()
+                self._mask = mask
+                phase = self._game_phase()
+                self._phase = phase
+                infos = self.infos
+                for info in infos.values():  # every agent is live while one acts (none was removed)
+                    info["phase"] = phase
+                infos[agent]["action_mask"] = self._zero_mask
+                agent = agents[nxt]
+                infos[agent]["action_mask"] = mask
+                self._actor = nxt
+                self.agent_selection = agent
+                return
             if nxt == -1:
                 self._cumulative_rewards[self.possible_agents[actor]] = 0.0
                 self._sync()
@@ -336,3 +361,37 @@ def wrap(raw: CardGameEnv) -> OrderEnforcingWrapper:
     """The public `env()`: the raw env inside PettingZoo's OrderEnforcingWrapper only (a subclass
     that changes no behaviour, only the speed of attribute access)."""
     return _OrderEnforcing(raw)
+
+
+class KernelEntry:
+    """A jitted kernel called at an AEC env's fixed argument types: the first call goes through the
+    numba dispatcher (compiling or loading the cache), later calls go straight to the compiled entry
+    point of that signature, skipping the per-call type dispatch (for a record array argument that
+    dispatch costs more than a whole kernel step). Every array an env passes is its own C-contiguous
+    array of a fixed dtype, so the signature never changes; anything unexpected (another signature,
+    a numba without entry points, NUMBA_DISABLE_JIT) keeps the dispatcher."""
+
+    def __init__(self, dispatcher):
+        self.dispatcher = dispatcher
+        self.fn = None
+
+    def at(self, *args):
+        """The fast callable for the types of these sample arguments, compiled (or loaded from the
+        cache) now without running the kernel; the dispatcher itself where numba cannot give one."""
+        if self.fn is None:
+            compile_ = getattr(self.dispatcher, "compile", None)
+            if compile_ is None:
+                return self.dispatcher
+            from numba import typeof
+            self.fn = compile_(tuple(typeof(a) for a in args))
+        return self.fn
+
+    def __call__(self, *args):
+        if self.fn is not None:
+            return self.fn(*args)
+        out = self.dispatcher(*args)
+        from numba import typeof
+        sig = tuple(typeof(a) for a in args)
+        over = self.dispatcher.overloads.get(sig) if hasattr(self.dispatcher, "overloads") else None
+        self.fn = getattr(over, "entry_point", None) or self.dispatcher
+        return out

@@ -8,7 +8,7 @@ import numba
 import numpy as np
 from numba import njit
 
-from cardzoo.aec import CardGameEnv, wrap
+from cardzoo.aec import CardGameEnv, KernelEntry, wrap
 from cardzoo.batch import BatchGameBase
 from cardzoo.cards import RANKS, card_text, parse_cards, rank_index, seed_generators
 from lopti_env import kernels as K
@@ -465,40 +465,6 @@ class _NoRewards(tuple):
         return False
 
 
-class _Entry:
-    """A jitted kernel called at the AEC env's fixed argument types: the first call goes through the
-    numba dispatcher (compiling or loading the cache), later calls go straight to the compiled entry
-    point of that signature, skipping the per-call type dispatch. Every array the env passes is its own
-    C-contiguous array of a fixed dtype, so the signature never changes; anything unexpected (another
-    signature, an older numba without entry_point) keeps the dispatcher."""
-
-    def __init__(self, dispatcher):
-        self.dispatcher = dispatcher
-        self.fn = None
-
-    def at(self, *args):
-        """The fast callable for the types of these sample arguments, compiled (or loaded from the
-        cache) now without running the kernel; the dispatcher itself where numba cannot give one
-        (NUMBA_DISABLE_JIT)."""
-        if self.fn is None:
-            compile_ = getattr(self.dispatcher, "compile", None)
-            if compile_ is None:
-                return self.dispatcher
-            from numba import typeof
-            self.fn = compile_(tuple(typeof(a) for a in args))
-        return self.fn
-
-    def __call__(self, *args):
-        if self.fn is not None:
-            return self.fn(*args)
-        out = self.dispatcher(*args)
-        from numba import typeof
-        sig = tuple(typeof(a) for a in args)
-        over = self.dispatcher.overloads.get(sig) if hasattr(self.dispatcher, "overloads") else None
-        self.fn = getattr(over, "entry_point", None) or self.dispatcher
-        return out
-
-
 @njit(cache=True)
 def aec_step(st, words, cards, act):
     """The AEC env's step: K.step_game on game 0, with the constants and the episode's decks and coins
@@ -521,8 +487,8 @@ def aec_step(st, words, cards, act):
     return (g.actor + 1) | (g.phase << 4) | (g.rounds_done << 8)
 
 
-_aec_step = _Entry(aec_step)
-_observe_one = _Entry(observe_one)
+_aec_step = KernelEntry(aec_step)
+_observe_one = KernelEntry(observe_one)
 
 
 class raw_env(_Game, CardGameEnv):
@@ -564,7 +530,7 @@ class raw_env(_Game, CardGameEnv):
         self._scratch = new_state(1)
         self._scratch_u8 = self._scratch.view(np.uint8)
         self._st_u8 = self._st.view(np.uint8)
-        # the step kernel's compiled entry point at the env's argument types (fixed: see _Entry)
+        # the step kernel's compiled entry point at the env's argument types (fixed: see KernelEntry)
         self._step = _aec_step.at(self._st, self._words, self._cards, 0)
 
     # ---- reset ---------------------------------------------------------------------------------
