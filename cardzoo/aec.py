@@ -119,6 +119,7 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         self._result = None
         self._paid = False
         self._wrappers = []  # the _OrderEnforcing wrappers that mirror the dicts below (see reset)
+        self._steps = 0  # step() calls so far: the wrappers' _has_updated compares it (see _OrderEnforcing)
         self.agents = []
 
     def observation_space(self, agent):
@@ -156,11 +157,12 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         # The only place these are rebound (steps and dead steps change them in place): wrappers
-        # registered by their own reset hold them in their instance dict, a plain attribute read.
+        # registered by their own reset hold them in their instance dict, a plain attribute read, and
+        # their step is this env's own step until the last agent is removed (see _OrderEnforcing).
         for w in self._wrappers:
             w.__dict__.update(agents=self.agents, rewards=self.rewards, terminations=self.terminations,
                               truncations=self.truncations, infos=self.infos,
-                              _cumulative_rewards=self._cumulative_rewards)
+                              _cumulative_rewards=self._cumulative_rewards, step=self.step)
         self._sync(pay=False)
 
     def _sync(self, pay: bool = True) -> None:
@@ -231,6 +233,7 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         return a
 
     def step(self, action) -> None:
+        self._steps += 1
         actor = self._actor
         # The common case first, with as little Python as possible (this is most of env()'s cost per
         # step): a live actor -- _sync keeps agent_selection on its agent and nobody is done while
@@ -282,6 +285,9 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
             if action is not None:
                 raise ValueError(f"{agent} is done: the only valid action is None")
             self._was_dead_step(action)
+            if not self.agents:  # the wrappers' own step takes over: it warns on further steps
+                for w in self._wrappers:
+                    w.__dict__.pop("step", None)
             return
         a = self._validated(action)
         self._cumulative_rewards[agent] = 0.0
@@ -325,7 +331,12 @@ class _OrderEnforcing(OrderEnforcingWrapper):
       goes through __getattr__ and raises PettingZoo's "... cannot be accessed before reset";
     - agent_selection, rebound on every step, is a C-level property through `_live` (the env once
       reset, a sentinel without attributes before), which is how `_has_reset` is kept;
-    - step skips two calls.
+    - from the env's reset until its last agent is removed -- while the base class's step would only
+      set _has_updated and call the env's step -- `step` in the instance dict is the env's own bound
+      step (put there and removed by the env), so a step costs no wrapper call. _has_updated is then
+      kept by the env's step counter: True when set so, or when the env stepped since it was set
+      False (the only thing agent_iter's iterator does with it);
+    - otherwise step skips two calls.
     """
 
     agent_selection = property(operator.attrgetter("_live.agent_selection"))
@@ -338,6 +349,16 @@ class _OrderEnforcing(OrderEnforcingWrapper):
     def _has_reset(self, value: bool) -> None:
         # OrderEnforcingWrapper sets this before BaseWrapper sets self.env (False) and in reset (True)
         self._live = self.env if value else _NOT_RESET
+
+    @property
+    def _has_updated(self) -> bool:
+        return self._updated or getattr(self.env, "_steps", 0) != self._updated_at
+
+    @_has_updated.setter
+    def _has_updated(self, value: bool) -> None:
+        # OrderEnforcingWrapper sets this before BaseWrapper sets self.env (False) and in reset (True)
+        self._updated = bool(value)
+        self._updated_at = getattr(self.__dict__.get("env"), "_steps", 0)
 
     def __str__(self) -> str:
         return str(self.env)
