@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numbers
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
@@ -466,12 +467,12 @@ class _NoRewards(tuple):
 
 
 @njit(cache=True)
-def aec_step(st, words, cards, act):
+def aec_step(st, words, cards, act, mask_out):
     """The AEC env's step: K.step_game on game 0, with the constants and the episode's decks and coins
     in two flat buffers -- numba unboxes every array argument on every call, which costs about as much
     as a step, so two buffers instead of four arrays -- and the actor's mask checked first. Returns -1
     when the mask does not allow `act` (nothing changed), else like K.step_one
-    (actor + 1) | phase << 4 | rounds_done << 8.
+    (actor + 1) | phase << 4 | rounds_done << 8, with the new mask also in mask_out (int8).
 
     words: int32[2 + len(cfg) + 5 * carry rows] = len(cfg), carry rows, cfg, carry (rows in order);
     cards: int8[52 * rounds + coins] = the rounds' decks in order, then the coins."""
@@ -484,10 +485,16 @@ def aec_step(st, words, cards, act):
     carry = words[2 + nc:2 + nc + 5 * rows].reshape((rows, 5))
     rounds = np.int64(cfg[K.C_ROUNDS])
     K.step_game(g, cfg, carry, cards[:52 * rounds].reshape((rounds, 52)), cards[52 * rounds:], act)
+    for i in range(mask_out.shape[0]):
+        mask_out[i] = g.mask[i]
     return (g.actor + 1) | (g.phase << 4) | (g.rounds_done << 8)
 
 
 _aec_step = KernelEntry(aec_step)
+_refcount = sys.getrefcount
+# sys.getrefcount(self._mask_before) when nothing but that attribute references the array (the
+# attribute and the call's argument)
+_FREE = 2
 _observe_one = KernelEntry(observe_one)
 
 
@@ -519,6 +526,10 @@ class raw_env(_Game, CardGameEnv):
         self._f_rewards = self._st["rewards"]
         self._f_rounds = self._st["rounds_done"]
         self._mask_i8 = self._st["mask"][0].view(np.int8)
+        # The mask handed out for the current state, and the one before it: the next step writes its
+        # mask into the one before when nobody but this env references it any more (see _mask_out).
+        self._mask_now = np.zeros(NUM_ACTIONS, np.int8)
+        self._mask_before = np.zeros(NUM_ACTIONS, np.int8)
         self._c_actor = -1
         self._c_phase = K.DONE
         self._c_quiet = K.DONE  # phase | rounds_done << 4: a step that keeps it is quiet (_game_quick_step)
@@ -531,7 +542,7 @@ class raw_env(_Game, CardGameEnv):
         self._scratch_u8 = self._scratch.view(np.uint8)
         self._st_u8 = self._st.view(np.uint8)
         # the step kernel's compiled entry point at the env's argument types (fixed: see KernelEntry)
-        self._step = _aec_step.at(self._st, self._words, self._cards, 0)
+        self._step = _aec_step.at(self._st, self._words, self._cards, 0, self._mask_now)
 
     # ---- reset ---------------------------------------------------------------------------------
     def reset(self, seed=None, options=None):
@@ -591,22 +602,42 @@ class raw_env(_Game, CardGameEnv):
         self._c_phase = int(self._f_phase[0])
         self._c_quiet = self._c_phase | int(self._f_rounds[0]) << 4
         self._paid_now = False
+        self._mask_before = self._mask_now
+        self._mask_now = self._mask_i8.copy()
 
     # ---- hooks ---------------------------------------------------------------------------------
+    def _mask_out(self):
+        """The array the next step's mask goes into: the mask handed out before the current one when
+        only this env still references it -- the adapter has replaced it in infos by now, and a
+        reference anyone else kept (a variable, a container, a view's base, a tensor sharing it)
+        shows in its reference count, so a mask a user kept is never written again -- else a new one.
+        That saves allocating an array per step."""
+        if _refcount(self._mask_before) == _FREE:
+            return self._mask_before
+        return np.empty(NUM_ACTIONS, np.int8)
+
     def _game_step(self, action):
-        self._absorb(self._step(self._st, self._words, self._cards, action))
+        out = self._mask_out()
+        packed = self._step(self._st, self._words, self._cards, action, out)
+        if packed >= 0:
+            self._mask_before = self._mask_now
+            self._mask_now = out
+        self._absorb(packed)
 
     def _game_quick_step(self, action):
-        packed = self._step(self._st, self._words, self._cards, action)
+        out = self._mask_before if _refcount(self._mask_before) == _FREE else np.empty(NUM_ACTIONS, np.int8)
+        packed = self._step(self._st, self._words, self._cards, action, out)
+        if packed < 0:  # the mask does not allow it: nothing changed
+            return -2
+        self._mask_before = self._mask_now  # (_mask_out, inline: this runs once per step)
+        self._mask_now = out
         # Same phase and no round ended: the phase name and the result (None outside "done") are
-        # unchanged and nobody was paid (section 5 pays at round ends only) -- a quiet step.
+        # unchanged and nobody was paid (section 5 pays at round ends only) -- a quiet step. (_paid_now
+        # is left as it is: only _sync reads it, after a step that went through _absorb.)
         if packed >> 4 == self._c_quiet:
             actor = (packed & 15) - 1
             self._c_actor = actor
-            self._paid_now = False
             return actor
-        if packed < 0:  # the mask does not allow it: nothing changed
-            return -2
         self._absorb(packed)
         return -1
 
@@ -627,7 +658,7 @@ class raw_env(_Game, CardGameEnv):
         return self._c_actor
 
     def _game_mask(self):
-        return self._mask_i8.copy()
+        return self._mask_now
 
     def _game_observation(self, seat):
         out = np.empty(OBS_SIZE, np.float32)

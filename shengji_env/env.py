@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 import numbers
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
@@ -397,15 +398,29 @@ class raw_env(aec.CardGameEnv):
         self._info[1] = K.OVER
         self._rew = np.zeros(4, np.float32)
         self._cur_mask = np.zeros(NUM_ACTIONS, np.int8)
+        # the mask handed out before _cur_mask: the next step writes its mask into it when nobody but
+        # this env references it any more (see _mask_out)
+        self._mask_before = np.zeros(NUM_ACTIONS, np.int8)
         super().__init__(4, render_mode=render_mode)
         # the kernels' compiled entry points at the env's argument types (fixed: see KernelEntry)
         self._env_step = _ENV_STEP.at(self._st, 0, self._cfg, 0, self._cur_mask, self._info, self._rew)
         self._sync_info = _SYNC_INFO.at(self._st, 0, self._cfg, self._cur_mask, self._info, self._rew)
 
     def _refresh(self):
-        mask = np.empty(NUM_ACTIONS, np.int8)
+        mask = self._mask_out()
         self._sync_info(self._st, 0, self._cfg, mask, self._info, self._rew)
+        self._mask_before = self._cur_mask
         self._cur_mask = mask
+
+    def _mask_out(self):
+        """The array the next mask goes into: the mask handed out before the current one when only
+        this env still references it -- the adapter has replaced it in infos by now, and a reference
+        anyone else kept (a variable, a container, a view's base, a tensor sharing it) shows in its
+        reference count, so a mask a user kept is never written again -- else a new one. That saves
+        allocating an array per step."""
+        if _refcount(self._mask_before) == _FREE:
+            return self._mask_before
+        return np.empty(NUM_ACTIONS, np.int8)
 
     # ---- hooks ----
     def _game_reset(self, rng, options):
@@ -420,8 +435,9 @@ class raw_env(aec.CardGameEnv):
         self._refresh()
 
     def _game_step(self, action):
-        mask = np.empty(NUM_ACTIONS, np.int8)      # a fresh array: infos of earlier steps keep theirs
+        mask = self._mask_out()                    # never an array infos of earlier steps handed out
         self._env_step(self._st, 0, self._cfg, action, mask, self._info, self._rew)
+        self._mask_before = self._cur_mask
         self._cur_mask = mask
         if self._info[1] == K.NEED_DEAL:
             self._deal_next()
@@ -440,8 +456,10 @@ class raw_env(aec.CardGameEnv):
         the phase, or -1 to have the adapter resync everything (env_step tells which)."""
         if not self._cur_mask[action]:
             return -2
-        mask = np.empty(NUM_ACTIONS, np.int8)      # a fresh array: infos of earlier steps keep theirs
+        # _mask_out, inline (this runs once per step)
+        mask = self._mask_before if _refcount(self._mask_before) == _FREE else np.empty(NUM_ACTIONS, np.int8)
         moved = self._env_step(self._st, 0, self._cfg, action, mask, self._info, self._rew)
+        self._mask_before = self._cur_mask
         self._cur_mask = mask
         if moved == -1 and self._info[1] == K.NEED_DEAL:  # never quiet
             self._deal_next()
@@ -508,6 +526,10 @@ class raw_env(aec.CardGameEnv):
 
 
 _ENV_STEP = aec.KernelEntry(K.env_step)
+_refcount = sys.getrefcount
+# sys.getrefcount(self._mask_before) when nothing but that attribute references the array (the
+# attribute and the call's argument)
+_FREE = 2
 _SYNC_INFO = aec.KernelEntry(K.sync_info)
 
 
