@@ -8,6 +8,7 @@ so the three games behave identically and a fix here fixes all of them.
 from __future__ import annotations
 
 import operator
+import sys
 from abc import ABCMeta, abstractmethod
 from typing import Any
 
@@ -162,7 +163,9 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         for w in self._wrappers:
             w.__dict__.update(agents=self.agents, rewards=self.rewards, terminations=self.terminations,
                               truncations=self.truncations, infos=self.infos,
-                              _cumulative_rewards=self._cumulative_rewards, step=self.step)
+                              _cumulative_rewards=self._cumulative_rewards)
+            if type(w).step is _OrderEnforcing.step:  # (a subclass with its own step keeps it)
+                w.__dict__["step"] = self.step
         self._sync(pay=False)
 
     def _sync(self, pay: bool = True) -> None:
@@ -416,3 +419,22 @@ class KernelEntry:
         over = self.dispatcher.overloads.get(sig) if hasattr(self.dispatcher, "overloads") else None
         self.fn = getattr(over, "entry_point", None) or self.dispatcher
         return out
+
+
+def _free_refs() -> int:
+    """sys.getrefcount(obj.attr) of an array that nothing but obj.attr references, measured with the
+    very call form the envs use (so it holds whatever the interpreter counts for the call itself)."""
+
+    class _Holder:
+        pass
+
+    holder = _Holder()
+    holder.mask = np.zeros(1, np.int8)
+    return sys.getrefcount(holder.mask)
+
+
+MASK_FREE_REFS = _free_refs()
+"""A mask array a game handed out earlier may be written again (a step's new mask, instead of a new
+array) only when `sys.getrefcount(self.<its attribute>) == MASK_FREE_REFS`: nothing but that attribute
+references it -- every reference anyone kept (a variable, a container, a view's base, a memoryview, a
+tensor sharing it) counts -- so no mask a user can still reach ever changes."""

@@ -9,7 +9,7 @@ import numba
 import numpy as np
 from numba import njit
 
-from cardzoo.aec import CardGameEnv, KernelEntry, wrap
+from cardzoo.aec import MASK_FREE_REFS, CardGameEnv, KernelEntry, wrap
 from cardzoo.batch import BatchGameBase
 from cardzoo.cards import RANKS, card_text, parse_cards, rank_index, seed_generators
 from lopti_env import kernels as K
@@ -492,9 +492,7 @@ def aec_step(st, words, cards, act, mask_out):
 
 _aec_step = KernelEntry(aec_step)
 _refcount = sys.getrefcount
-# sys.getrefcount(self._mask_before) when nothing but that attribute references the array (the
-# attribute and the call's argument)
-_FREE = 2
+_FREE = MASK_FREE_REFS  # _refcount(self._mask_before) when nothing but that attribute references it
 _observe_one = KernelEntry(observe_one)
 
 

@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from cardzoo import aec
+from cardzoo.aec import MASK_FREE_REFS
 from cardzoo.batch import BatchGameBase
 from cardzoo.cards import RANKS, SUITS, card_index, card_text, rank_index
 
@@ -527,9 +528,7 @@ class raw_env(aec.CardGameEnv):
 
 _ENV_STEP = aec.KernelEntry(K.env_step)
 _refcount = sys.getrefcount
-# sys.getrefcount(self._mask_before) when nothing but that attribute references the array (the
-# attribute and the call's argument)
-_FREE = 2
+_FREE = MASK_FREE_REFS  # _refcount(self._mask_before) when nothing but that attribute references it
 _SYNC_INFO = aec.KernelEntry(K.sync_info)
 
 

@@ -210,3 +210,21 @@ def test_wrapper_agent_iter_still_needs_a_step_per_agent():
         next(it)
         env.reset(seed=2)
         next(it)
+
+
+def test_wrapper_subclass_with_its_own_step_keeps_it():
+    """Only the wrapper's own step is replaced by the env's bound step: a subclass's step still runs."""
+    from cardzoo.aec import _OrderEnforcing
+
+    calls = []
+
+    class Counting(_OrderEnforcing):
+        def step(self, action):
+            calls.append(action)
+            super().step(action)
+
+    env = Counting(Nim())
+    env.reset(options={"pile": 5})
+    env.step(0)
+    env.step(1)
+    assert calls == [0, 1] and env.unwrapped.pile == 2
