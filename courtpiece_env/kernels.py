@@ -952,3 +952,51 @@ def replay_batch(st, cfg, actions):
             if s.phase == NEED_DEAL:
                 return k, b, 3
     return -1, -1, 0
+
+
+# ---- section 7 steps 1-2 for B seeded games in one call (BatchGame.reset(seed=...)) -------------
+
+from cardzoo.nprandom import permutation_into  # noqa: E402
+
+
+@njit(cache=True, error_model="numpy")
+def deal_seeded_batch(states, orders, dealers):
+    """Game b's first bazi from its generator state row states[b] (default_rng(seed + b), see
+    cardzoo/nprandom.py), exactly as deals.prepare_episode draws it: permutation(52) for the draw
+    (CP-2.3: seats 0..3 each take a card, ties draw again, seats ascending; dealer = winner's right,
+    winner - 1), then permutation(52) for the deal (step 2, order_from_perm). Writes orders[b] and
+    dealers[b]; returns -1, or the first game whose draw ran out of cards (then the caller takes the
+    Python path, which raises as it always did)."""
+    perm = np.empty(52, np.int64)
+    rank = np.empty(4, np.int64)
+    contenders = np.empty(4, np.int64)
+    for b in range(states.shape[0]):
+        row = states[b]
+        permutation_into(row, perm, 52)
+        n_cont = 4
+        for s in range(4):
+            contenders[s] = s
+        k = 0
+        winner = -1
+        while winner < 0:
+            if k + n_cont > 52:
+                return b
+            best = -1
+            for i in range(n_cont):
+                rank[i] = perm[k] % 13
+                k += 1
+                if rank[i] > best:
+                    best = rank[i]
+            n_tied = 0
+            for i in range(n_cont):
+                if rank[i] == best:
+                    contenders[n_tied] = contenders[i]
+                    n_tied += 1
+            if n_tied == 1:
+                winner = contenders[0]
+            n_cont = n_tied
+        dealer = (winner + 3) & 3
+        dealers[b] = dealer
+        permutation_into(row, perm, 52)
+        order_from_perm(perm, dealer, orders[b])
+    return -1
