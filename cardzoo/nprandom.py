@@ -347,3 +347,25 @@ class LazyGenerator:
             out._gen = copy.deepcopy(self._gen, memo)
             return out
         return LazyGenerator(self._states[self._row:self._row + 1].copy(), 0)
+
+
+# ---- whole-batch draws (game b from states[b]; each game's draws in the order of the calls) -----
+
+@njit(cache=True)
+def permutation_rows(states, out):
+    """out[b, k] = Generator.permutation(n) of game b, k = 0, 1, ... in order (out: int[B, K, n])."""
+    n = out.shape[2]
+    for b in range(out.shape[0]):
+        row = states[b]
+        for k in range(out.shape[1]):
+            permutation_into(row, out[b, k], n)
+
+
+@njit(cache=True)
+def integers_rows(states, high, counts, out):
+    """out[b, k] = Generator.integers(high) of game b for k < counts[b] (1 <= high <= 2**32);
+    games with count 0 draw nothing."""
+    for b in range(out.shape[0]):
+        row = states[b]
+        for k in range(counts[b]):
+            out[b, k] = integers_below(row, high)

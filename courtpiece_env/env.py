@@ -402,7 +402,9 @@ class BatchGame(BatchGameBase):
         states = nprandom.seeded_states(seeds)
         orders = np.zeros((n, 4, 13), np.int8)
         dealers = np.zeros(n, np.int64)
-        if K.deal_seeded_batch(states, orders, dealers) >= 0:
+        perms = np.empty((n, 2, 52), np.int8)
+        nprandom.permutation_rows(states, perms)  # the draw's permutation(52), then the deal's
+        if K.deal_from_perms(perms, orders, dealers) >= 0:
             return False  # a draw ran out of cards: the Python path raises as it always did
         st = new_state(n)
         st["score"] = 0

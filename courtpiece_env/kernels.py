@@ -954,25 +954,20 @@ def replay_batch(st, cfg, actions):
     return -1, -1, 0
 
 
-# ---- section 7 steps 1-2 for B seeded games in one call (BatchGame.reset(seed=...)) -------------
-
-from cardzoo.nprandom import permutation_into  # noqa: E402
-
+# ---- section 7 steps 1-2 for B games from their generators' draws (BatchGame.reset(seed=...)) ----
 
 @njit(cache=True, error_model="numpy")
-def deal_seeded_batch(states, orders, dealers):
-    """Game b's first bazi from its generator state row states[b] (default_rng(seed + b), see
-    cardzoo/nprandom.py), exactly as deals.prepare_episode draws it: permutation(52) for the draw
-    (CP-2.3: seats 0..3 each take a card, ties draw again, seats ascending; dealer = winner's right,
-    winner - 1), then permutation(52) for the deal (step 2, order_from_perm). Writes orders[b] and
-    dealers[b]; returns -1, or the first game whose draw ran out of cards (then the caller takes the
-    Python path, which raises as it always did)."""
-    perm = np.empty(52, np.int64)
+def deal_from_perms(perms, orders, dealers):
+    """Game b's first bazi from perms[b, 0] and perms[b, 1], its generator's first two
+    permutation(52) draws (cardzoo/nprandom.permutation_rows), exactly as deals.prepare_episode
+    uses them: the draw (CP-2.3: seats 0..3 each take a card, tied seats draw again in ascending
+    order; the dealer sits before the winner, winner - 1), then the deal (step 2, order_from_perm).
+    Writes orders[b] and dealers[b]; returns -1, or the first game whose draw ran out of cards (the
+    caller then takes the Python path, which raises as it always did)."""
     rank = np.empty(4, np.int64)
     contenders = np.empty(4, np.int64)
-    for b in range(states.shape[0]):
-        row = states[b]
-        permutation_into(row, perm, 52)
+    for b in range(perms.shape[0]):
+        draw = perms[b, 0]
         n_cont = 4
         for s in range(4):
             contenders[s] = s
@@ -983,7 +978,7 @@ def deal_seeded_batch(states, orders, dealers):
                 return b
             best = -1
             for i in range(n_cont):
-                rank[i] = perm[k] % 13
+                rank[i] = draw[k] % 13
                 k += 1
                 if rank[i] > best:
                     best = rank[i]
@@ -997,6 +992,5 @@ def deal_seeded_batch(states, orders, dealers):
             n_cont = n_tied
         dealer = (winner + 3) & 3
         dealers[b] = dealer
-        permutation_into(row, perm, 52)
-        order_from_perm(perm, dealer, orders[b])
+        order_from_perm(perms[b, 1], dealer, orders[b])
     return -1
