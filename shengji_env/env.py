@@ -794,6 +794,11 @@ class BatchGame(BatchGameBase):
 
     def _parse_options(self, banker, levels, trump, first_drawer):
         n, cfg = self.n, self.config
+        if banker is None and levels is None and trump is None and first_drawer is None:
+            # every game takes the defaults: no per-game checks to make (the common self-play reset)
+            start = rank_index(cfg.start_level)
+            return (np.full(n, -1, np.int64), np.full((n, 2), start, np.int64), np.full(n, -1, np.int64),
+                    np.full(n, cfg.first_drawer, np.int64))
         bankers = _per_game(banker, n, "banker", _is_seat, _parse_seat)
         firsts = _per_game(first_drawer, n, "first_drawer", _is_seat, _parse_seat)
         levs = _per_game(levels, n, "levels", _is_level_pair, _parse_levels)
