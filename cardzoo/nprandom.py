@@ -352,6 +352,10 @@ class LazyGenerator:
         return self._gen
 
     def __getattr__(self, name):
+        # only the Generator's own API is forwarded: dunder and slot lookups (copy, pickle, an unset
+        # slot) must fail plainly instead of building the generator or recursing
+        if name.startswith("__") or name in LazyGenerator.__slots__:
+            raise AttributeError(name)
         return getattr(self.generator(), name)
 
     def __deepcopy__(self, memo):

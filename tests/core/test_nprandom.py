@@ -2,6 +2,7 @@
 permutation(n), integers(k) and the state after the draws (has_uint32 / uinteger included), on
 thousands of seeds: 0, small, around every 32-bit word boundary, up to 2**63 and beyond 2**64."""
 import copy
+import pickle
 
 import numpy as np
 import pytest
@@ -106,3 +107,17 @@ def test_nprandom_lazy_generator():
     h = np.random.default_rng(4)
     h.permutation(52)
     assert twin.integers(4) == h.integers(4)
+
+
+def test_nprandom_lazy_generator_pickles_and_copies():
+    # BatchGames are copied and pickled by users (vector envs, checkpoints): both stay exact
+    states = R.seeded_states([8])
+    for materialize in (False, True):
+        lazy = R.LazyGenerator(states.copy(), 0)
+        if materialize:
+            lazy.random()
+        ref = np.random.default_rng(8)
+        if materialize:
+            ref.random()
+        for twin in (pickle.loads(pickle.dumps(lazy)), copy.copy(lazy), copy.deepcopy(lazy)):
+            assert twin.bit_generator.state == ref.bit_generator.state
