@@ -9,6 +9,7 @@ import numba
 import numpy as np
 from numba import njit
 
+from cardzoo import nprandom
 from cardzoo.aec import MASK_FREE_REFS, CardGameEnv, KernelEntry, wrap
 from cardzoo.batch import BatchGameBase
 from cardzoo.cards import RANKS, card_text, parse_cards, rank_index, seed_generators
@@ -882,26 +883,40 @@ class BatchGame(_Game, BatchGameBase):
         self._nolog = np.zeros((self.n, 0), np.int16)
 
     def _reset_games(self, seeds, deals):
-        n = self.config.num_players
         decks = np.zeros((self.n, self.R, 52), np.int8)
         coins = np.zeros((self.n, self.n_coins), np.int8)
-        fds = np.full(self.n, self.config.first_dealer, np.int32)
+        fds = np.full(self.n, self.config.first_dealer, np.int64)
+        seeded = nprandom.seeds_fit(seeds)
+        if seeded:
+            self._seeded_draws(seeds, decks, coins)
         for b, s in enumerate(seeds):
-            rng = np.random.default_rng(s)
-            decks[b] = self._decks_from(rng)
-            if self.config.session:
-                aux = np.random.default_rng([s, 1]) if s is not None else np.random.default_rng()
-                coins[b] = self._coins_from(aux)
+            if not seeded:
+                rng = np.random.default_rng(s)
+                decks[b] = self._decks_from(rng)
+                if self.config.session:
+                    aux = np.random.default_rng([s, 1]) if s is not None else np.random.default_rng()
+                    coins[b] = self._coins_from(aux)
             if deals is not None:
                 fd, inj = self._parse_deal(deals[b])
                 fds[b] = fd
                 for i, d in inj.items():
                     decks[b, i] = d
-        del n
         st = new_state(self.n)
-        for b in range(self.n):
-            K.start_episode(st, b, self.cfg, self.carry, decks, coins, self.rules0, self.sw0, int(fds[b]))
+        K.start_episodes_batch(st, self.cfg, self.carry, decks, coins, self.rules0, self.sw0, fds)
         self.st, self.decks, self.coins = st, decks, coins
+
+    def _seeded_draws(self, seeds, decks, coins):
+        """Section 7.3's draws of every game in one jitted call each (cardzoo/nprandom.py), exactly
+        as _decks_from / _coins_from make them: game b's R decks are the first R permutation(52) of
+        default_rng(seeds[b]); in session mode its LO-10.7 coins are the first n_coins integers(2)
+        of default_rng([seeds[b], 1]). LOPTI draws nothing later, so no generator is kept."""
+        states = nprandom.seeded_states(seeds)
+        nprandom.permutation_rows(states, decks)
+        if self.config.session:
+            aux = nprandom.seeded_states(seeds, (1,))
+            drawn = np.empty(coins.shape, np.int64)
+            nprandom.integers_rows(aux, 2, np.full(self.n, self.n_coins, np.int64), drawn)
+            coins[:] = drawn
 
     def _kernel_current_player(self):
         return self.st["actor"].astype(np.int8)

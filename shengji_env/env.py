@@ -10,7 +10,7 @@ import numba
 import numpy as np
 from numba import njit
 
-from cardzoo import aec
+from cardzoo import aec, nprandom
 from cardzoo.aec import MASK_FREE_REFS
 from cardzoo.batch import BatchGameBase
 from cardzoo.cards import RANKS, SUITS, card_index, card_text, rank_index
@@ -580,18 +580,26 @@ class _RowRngs:
     """Per-game generators (section 7.3 semantics: game b draws from default_rng(seeds[b])),
     each created on its first draw. default_rng costs tens of microseconds (more with OS entropy)
     and most batches never draw: injected deals, preset trump and one-hand episodes need no
-    random order, which is how search agents start their sampled worlds."""
+    random order, which is how search agents start their sampled worlds. With ``states`` (uint64
+    [n, nprandom.STATE_WORDS]) the reset's first draws were made in one jitted call
+    (cardzoo/nprandom.py): game b's generator then continues from states[b], the exact state
+    default_rng(seeds[b]) is in after those draws."""
 
-    __slots__ = ("seeds", "gens")
+    __slots__ = ("seeds", "gens", "states")
 
-    def __init__(self, seeds):
+    def __init__(self, seeds, states=None):
         self.seeds = list(seeds)
         self.gens = [None] * len(self.seeds)
+        self.states = states
 
     def __getitem__(self, b):
         g = self.gens[b]
         if g is None:
-            g = self.gens[b] = np.random.default_rng(self.seeds[b])
+            if self.states is not None:
+                g = nprandom.to_generator(self.states[b])
+            else:
+                g = np.random.default_rng(self.seeds[b])
+            self.gens[b] = g
         return g
 
     def __len__(self):
@@ -599,11 +607,32 @@ class _RowRngs:
 
     def take(self, rows) -> "_RowRngs":
         """The generators of games rows, each an independent copy in its current state."""
-        out = _RowRngs([self.seeds[b] for b in rows])
+        states = None if self.states is None else self.states[np.asarray(rows, np.int64)]
+        out = _RowRngs([self.seeds[b] for b in rows], states)
         for i, b in enumerate(rows):
             if self.gens[b] is not None:
                 out.gens[i] = copy.deepcopy(self.gens[b])
         return out
+
+
+def _seeded_first_draws(seeds, orders, trumps, draw_orders: bool, preset: bool, decks: int):
+    """Section 7.4's first draws of every game in one jitted call, as _reset_games' loop makes
+    them with default_rng(seeds[b]): its order (canonical[permutation(54 D)], canonical_order)
+    unless the deals were given, then its preset trump (integers(4)) where none was given. Fills
+    orders and trumps in place; returns the generator states left after the draws."""
+    states = nprandom.seeded_states(seeds)
+    if draw_orders:
+        perms = np.empty((len(seeds), 1, 54 * decks), np.int16)
+        nprandom.permutation_rows(states, perms)
+        # canonical = each card `decks` times ascending, so canonical[k] = k // decks
+        np.floor_divide(perms[:, 0], decks, out=perms[:, 0])
+        orders[:] = perms[:, 0]
+    if preset:
+        draw = trumps < 0
+        drawn = np.zeros((len(seeds), 1), np.int64)
+        nprandom.integers_rows(states, 4, draw.astype(np.int64), drawn)
+        trumps[draw] = drawn[draw, 0]
+    return states
 
 
 def _int_deals(deals: list, decks: int) -> np.ndarray | None:
@@ -805,6 +834,11 @@ class BatchGame(BatchGameBase):
 
     def _parse_options(self, banker, levels, trump, first_drawer):
         n, cfg = self.n, self.config
+        if banker is None and levels is None and trump is None and first_drawer is None:
+            # every game takes the defaults: no per-game checks to make (the common self-play reset)
+            start = rank_index(cfg.start_level)
+            return (np.full(n, -1, np.int64), np.full((n, 2), start, np.int64), np.full(n, -1, np.int64),
+                    np.full(n, cfg.first_drawer, np.int64))
         bankers = _per_game(banker, n, "banker", _is_seat, _parse_seat)
         firsts = _per_game(first_drawer, n, "first_drawer", _is_seat, _parse_seat)
         levs = _per_game(levels, n, "levels", _is_level_pair, _parse_levels)
@@ -846,15 +880,19 @@ class BatchGame(BatchGameBase):
             else:
                 for i, d in enumerate(deals):
                     orders[i] = parse_deal(d, D, f"deals[{i}]")
-        rngs = _RowRngs(seeds)
         preset = self.config.declaration_mode == "preset"
         trumps = trumps.copy()
-        for b in range(self.n):
-            # 7.4: a game's draws in order: its order (unless injected), then its preset trump
-            if deals is None:
-                orders[b] = canonical_order(rngs[b], D)
-            if preset and trumps[b] < 0:
-                trumps[b] = int(rngs[b].integers(4))
+        if nprandom.seeds_fit(seeds):
+            states = _seeded_first_draws(seeds, orders, trumps, deals is None, preset, D)
+            rngs = _RowRngs(seeds, states)
+        else:
+            rngs = _RowRngs(seeds)
+            for b in range(self.n):
+                # 7.4: a game's draws in order: its order (unless injected), then its preset trump
+                if deals is None:
+                    orders[b] = canonical_order(rngs[b], D)
+                if preset and trumps[b] < 0:
+                    trumps[b] = int(rngs[b].integers(4))
         st = make_state(self.n)
         _start_rows(st, self._cfg, orders, trumps, bankers, levels, firsts)
         _fill_deals(st, self._cfg, self.config, rngs, None)
