@@ -20,11 +20,6 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from cardzoo.options import check_action
 
 
-PHASE_STEP = -3
-"""`_game_quick_step` returns `PHASE_STEP - seat` for a step that only moved the turn to `seat` and
-changed the phase name (see the hook)."""
-
-
 class CardGameEnv(AECEnv, metaclass=ABCMeta):
     """Unwrapped AEC env; subclasses set the class attributes and implement the hooks."""
 
@@ -438,3 +433,8 @@ MASK_FREE_REFS = _free_refs()
 array) only when `sys.getrefcount(self.<its attribute>) == MASK_FREE_REFS`: nothing but that attribute
 references it -- every reference anyone kept (a variable, a container, a view's base, a memoryview, a
 tensor sharing it) counts -- so no mask a user can still reach ever changes."""
+
+
+PHASE_STEP = -3
+"""`_game_quick_step` returns `PHASE_STEP - seat` for a step that only moved the turn to `seat` and
+changed the phase name (see the hook)."""

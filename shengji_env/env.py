@@ -411,6 +411,10 @@ class raw_env(aec.CardGameEnv):
         self.config = cfgmod.make(**config)
         self._cfg = self.config.to_array()
         self._st = make_state(1)
+        # make_state(1) as bytes: each reset starts from a byte copy of it (a fresh array: earlier
+        # states stay as they were), which costs a fraction of make_state's field writes
+        self._blank = make_state(1)
+        self._blank_u8 = self._blank.view(np.uint8)
         self._result_cache = None
         self._obs_mask = np.zeros(NUM_ACTIONS, np.uint8)
         self._info = np.zeros(8, np.int64)
@@ -445,14 +449,18 @@ class raw_env(aec.CardGameEnv):
     # ---- hooks ----
     def _game_reset(self, rng, options):
         setup = _Setup(self.config, options, rng)
-        st = make_state(1)
+        st = self._blank_u8.copy().view(self._blank.dtype)
+        if isinstance(self._blank, np.recarray):  # make_state's form with numba's JIT disabled
+            st = st.view(np.recarray)
         _init_game(st, 0, self._cfg, self.config, setup, rng)
         queues = [list(setup.redeals)]
-        _fill_deals(st, self._cfg, self.config, [rng], queues)
         self._st = st
         self._redeal_queue = queues
         self._result_cache = None
         self._refresh()
+        if self._info[1] == K.NEED_DEAL:  # the first deal needs another (a redeal): _fill_deals
+            _fill_deals(st, self._cfg, self.config, [rng], queues)
+            self._refresh()
 
     def _game_step(self, action):
         mask = self._mask_out()                    # never an array infos of earlier steps handed out
