@@ -5,7 +5,7 @@ import numbers
 
 import numpy as np
 
-from cardzoo import aec
+from cardzoo import aec, nprandom
 from cardzoo.batch import BatchGameBase
 from cardzoo.cards import card_text, mask_to_cards
 from courtpiece_env import config as cfgmod
@@ -332,6 +332,27 @@ def env(**config):
     return aec.wrap(raw_env(**config))
 
 
+class _SeededEpisodes:
+    """BatchGame's episodes after a seeded reset: game b's Episode (no injected deals), with the
+    numpy Generator continuing from its state row, made when the game first needs it."""
+
+    __slots__ = ("states", "eps")
+
+    def __init__(self, states):
+        self.states = states
+        self.eps = [None] * len(states)
+
+    def __len__(self):
+        return len(self.eps)
+
+    def __getitem__(self, b):
+        b = int(b)
+        ep = self.eps[b]
+        if ep is None:
+            ep = self.eps[b] = dealmod.Episode(nprandom.LazyGenerator(self.states, b), [], None, None, [])
+        return ep
+
+
 class BatchGame(BatchGameBase):
     """n Court Piece games stepped together by the same kernels (spec 9.8)."""
 
@@ -347,6 +368,8 @@ class BatchGame(BatchGameBase):
         self._neworders = np.zeros((self.n, 4, 13), np.int8)
 
     def _reset_games(self, seeds, deals):
+        if deals is None and nprandom.seeds_fit(seeds) and self._reset_seeded(seeds):
+            return
         n = self.n
         prepared = []
         for b in range(n):
@@ -369,6 +392,29 @@ class BatchGame(BatchGameBase):
         K.start_bazi_batch(st, self._cfg, orders, dealers)
         self._st = st
         self._eps = [p[0] for p in prepared]
+
+    def _reset_seeded(self, seeds):
+        """Section 7 steps 1-2 of every game in one jitted call: game b draws from the exact state of
+        default_rng(seeds[b]) (cardzoo/nprandom.py), so it deals what _reset_games' Python path
+        deals; its numpy Generator is built from the state left after the deal only when the game
+        draws again (change cards, a match's next bazi)."""
+        n = self.n
+        states = nprandom.seeded_states(seeds)
+        orders = np.zeros((n, 4, 13), np.int8)
+        dealers = np.zeros(n, np.int64)
+        perms = np.empty((n, 2, 52), np.int8)
+        nprandom.permutation_rows(states, perms)  # the draw's permutation(52), then the deal's
+        if K.deal_from_perms(perms, orders, dealers) >= 0:
+            return False  # a draw ran out of cards: the Python path raises as it always did
+        st = new_state(n)
+        st["score"] = 0
+        st["streak_team"] = -1
+        st["streak_count"] = 0
+        st["bazi_index"] = 0
+        K.start_bazi_batch(st, self._cfg, orders, dealers)
+        self._st = st
+        self._eps = _SeededEpisodes(states)
+        return True
 
     def reset(self, seed=None, deals=None, *, hands=None, dealers=None) -> None:
         """9.8 reset; or, with ``hands``, the fast array deal injection (no Python per game).

@@ -952,3 +952,45 @@ def replay_batch(st, cfg, actions):
             if s.phase == NEED_DEAL:
                 return k, b, 3
     return -1, -1, 0
+
+
+# ---- section 7 steps 1-2 for B games from their generators' draws (BatchGame.reset(seed=...)) ----
+
+@njit(cache=True, error_model="numpy")
+def deal_from_perms(perms, orders, dealers):
+    """Game b's first bazi from perms[b, 0] and perms[b, 1], its generator's first two
+    permutation(52) draws (cardzoo/nprandom.permutation_rows), exactly as deals.prepare_episode
+    uses them: the draw (CP-2.3: seats 0..3 each take a card, tied seats draw again in ascending
+    order; the dealer sits before the winner, winner - 1), then the deal (step 2, order_from_perm).
+    Writes orders[b] and dealers[b]; returns -1, or the first game whose draw ran out of cards (the
+    caller then takes the Python path, which raises as it always did)."""
+    rank = np.empty(4, np.int64)
+    contenders = np.empty(4, np.int64)
+    for b in range(perms.shape[0]):
+        draw = perms[b, 0]
+        n_cont = 4
+        for s in range(4):
+            contenders[s] = s
+        k = 0
+        winner = -1
+        while winner < 0:
+            if k + n_cont > 52:
+                return b
+            best = -1
+            for i in range(n_cont):
+                rank[i] = draw[k] % 13
+                k += 1
+                if rank[i] > best:
+                    best = rank[i]
+            n_tied = 0
+            for i in range(n_cont):
+                if rank[i] == best:
+                    contenders[n_tied] = contenders[i]
+                    n_tied += 1
+            if n_tied == 1:
+                winner = contenders[0]
+            n_cont = n_tied
+        dealer = (winner + 3) & 3
+        dealers[b] = dealer
+        order_from_perm(perms[b, 1], dealer, orders[b])
+    return -1

@@ -2023,3 +2023,10 @@ def enter_creator_at(st, b, cfg, carry, decks, coins):
 @njit(cache=True)
 def deal_at(st, b, cfg, deck):
     deal(st[b], cfg, deck)
+
+
+@njit(cache=True)
+def start_episodes_batch(st, cfg, carry, decks, coins, rules0, sw0, fdealers):
+    """start_episode for every game b (first dealer fdealers[b]) in one call: BatchGame.reset."""
+    for b in range(st.shape[0]):
+        start_episode(st, b, cfg, carry, decks, coins, rules0, sw0, fdealers[b])

@@ -3,13 +3,15 @@ from __future__ import annotations
 
 import copy
 import numbers
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
 from numba import njit
 
-from cardzoo import aec
+from cardzoo import aec, nprandom
+from cardzoo.aec import MASK_FREE_REFS
 from cardzoo.batch import BatchGameBase
 from cardzoo.cards import RANKS, SUITS, card_index, card_text, rank_index
 
@@ -416,12 +418,29 @@ class raw_env(aec.CardGameEnv):
         self._info[1] = K.OVER
         self._rew = np.zeros(4, np.float32)
         self._cur_mask = np.zeros(NUM_ACTIONS, np.int8)
+        # the mask handed out before _cur_mask: the next step writes its mask into it when nobody but
+        # this env references it any more (see _mask_out)
+        self._mask_before = np.zeros(NUM_ACTIONS, np.int8)
         super().__init__(4, render_mode=render_mode)
+        # the kernels' compiled entry points at the env's argument types (fixed: see KernelEntry)
+        self._env_step = _ENV_STEP.at(self._st, 0, self._cfg, 0, self._cur_mask, self._info, self._rew)
+        self._sync_info = _SYNC_INFO.at(self._st, 0, self._cfg, self._cur_mask, self._info, self._rew)
 
     def _refresh(self):
-        mask = np.empty(NUM_ACTIONS, np.int8)
-        K.sync_info(self._st, 0, self._cfg, mask, self._info, self._rew)
+        mask = self._mask_out()
+        self._sync_info(self._st, 0, self._cfg, mask, self._info, self._rew)
+        self._mask_before = self._cur_mask
         self._cur_mask = mask
+
+    def _mask_out(self):
+        """The array the next mask goes into: the mask handed out before the current one when only
+        this env still references it -- the adapter has replaced it in infos by now, and a reference
+        anyone else kept (a variable, a container, a view's base, a tensor sharing it) shows in its
+        reference count, so a mask a user kept is never written again -- else a new one. That saves
+        allocating an array per step."""
+        if _refcount(self._mask_before) == _FREE:
+            return self._mask_before
+        return np.empty(NUM_ACTIONS, np.int8)
 
     # ---- hooks ----
     def _game_reset(self, rng, options):
@@ -436,36 +455,35 @@ class raw_env(aec.CardGameEnv):
         self._refresh()
 
     def _game_step(self, action):
-        mask = np.empty(NUM_ACTIONS, np.int8)
-        K.env_step(self._st, 0, self._cfg, action, mask, self._info, self._rew)
+        mask = self._mask_out()                    # never an array infos of earlier steps handed out
+        self._env_step(self._st, 0, self._cfg, action, mask, self._info, self._rew)
+        self._mask_before = self._cur_mask
         self._cur_mask = mask
         if self._info[1] == K.NEED_DEAL:
-            _fill_deals(self._st, self._cfg, self.config, [self._rng], self._redeal_queue)
-            rew = self._rew.copy()
-            self._refresh()
-            self._rew = rew
+            self._deal_next()
+
+    def _deal_next(self):
+        """The next deal of a match or a redeal (the kernel stopped at NEED_DEAL); the step's rewards stay."""
+        _fill_deals(self._st, self._cfg, self.config, [self._rng], self._redeal_queue)
+        rew = self._rew.copy()
+        self._refresh()
+        self._rew = rew
 
     def _game_quick_step(self, action):
         """The adapter's fast path (cardzoo.aec): -2 if the mask refuses action (nothing done), else
         the step of _game_step, returning the next actor when the step was quiet (same phase, same
-        result, nobody paid, a seat still to act) or -1 to have the adapter resync everything."""
+        result, nobody paid, a seat still to act), PHASE_STEP - next actor when it was quiet but for
+        the phase, or -1 to have the adapter resync everything (env_step tells which)."""
         if not self._cur_mask[action]:
             return -2
-        info = self._info
-        phase, r_valid, r_key = info[1], info[4], info[5]
-        mask = np.empty(NUM_ACTIONS, np.int8)      # a fresh array: infos of earlier steps keep theirs
-        K.env_step(self._st, 0, self._cfg, action, mask, info, self._rew)
+        # _mask_out, inline (this runs once per step)
+        mask = self._mask_before if _refcount(self._mask_before) == _FREE else np.empty(NUM_ACTIONS, np.int8)
+        moved = self._env_step(self._st, 0, self._cfg, action, mask, self._info, self._rew)
+        self._mask_before = self._cur_mask
         self._cur_mask = mask
-        if info[1] == K.NEED_DEAL:                 # the next deal of a match or a redeal: never quiet
-            _fill_deals(self._st, self._cfg, self.config, [self._rng], self._redeal_queue)
-            rew = self._rew.copy()
-            self._refresh()
-            self._rew = rew
-            return -1
-        if (info[0] < 0 or info[1] != phase or info[4] != r_valid or info[5] != r_key
-                or self._rew[0] or self._rew[1] or self._rew[2] or self._rew[3]):
-            return -1
-        return int(info[0])
+        if moved == -1 and self._info[1] == K.NEED_DEAL:  # never quiet
+            self._deal_next()
+        return moved
 
     def _game_actor(self):
         return int(self._info[0])
@@ -524,6 +542,12 @@ class raw_env(aec.CardGameEnv):
         return [card_set_text(p) for p in plays]
 
 
+_ENV_STEP = aec.KernelEntry(K.env_step)
+_refcount = sys.getrefcount
+_FREE = MASK_FREE_REFS  # _refcount(self._mask_before) when nothing but that attribute references it
+_SYNC_INFO = aec.KernelEntry(K.sync_info)
+
+
 def env(**config):
     return aec.wrap(raw_env(**config))
 
@@ -556,18 +580,26 @@ class _RowRngs:
     """Per-game generators (section 7.3 semantics: game b draws from default_rng(seeds[b])),
     each created on its first draw. default_rng costs tens of microseconds (more with OS entropy)
     and most batches never draw: injected deals, preset trump and one-hand episodes need no
-    random order, which is how search agents start their sampled worlds."""
+    random order, which is how search agents start their sampled worlds. With ``states`` (uint64
+    [n, nprandom.STATE_WORDS]) the reset's first draws were made in one jitted call
+    (cardzoo/nprandom.py): game b's generator then continues from states[b], the exact state
+    default_rng(seeds[b]) is in after those draws."""
 
-    __slots__ = ("seeds", "gens")
+    __slots__ = ("seeds", "gens", "states")
 
-    def __init__(self, seeds):
+    def __init__(self, seeds, states=None):
         self.seeds = list(seeds)
         self.gens = [None] * len(self.seeds)
+        self.states = states
 
     def __getitem__(self, b):
         g = self.gens[b]
         if g is None:
-            g = self.gens[b] = np.random.default_rng(self.seeds[b])
+            if self.states is not None:
+                g = nprandom.to_generator(self.states[b])
+            else:
+                g = np.random.default_rng(self.seeds[b])
+            self.gens[b] = g
         return g
 
     def __len__(self):
@@ -575,11 +607,32 @@ class _RowRngs:
 
     def take(self, rows) -> "_RowRngs":
         """The generators of games rows, each an independent copy in its current state."""
-        out = _RowRngs([self.seeds[b] for b in rows])
+        states = None if self.states is None else self.states[np.asarray(rows, np.int64)]
+        out = _RowRngs([self.seeds[b] for b in rows], states)
         for i, b in enumerate(rows):
             if self.gens[b] is not None:
                 out.gens[i] = copy.deepcopy(self.gens[b])
         return out
+
+
+def _seeded_first_draws(seeds, orders, trumps, draw_orders: bool, preset: bool, decks: int):
+    """Section 7.4's first draws of every game in one jitted call, as _reset_games' loop makes
+    them with default_rng(seeds[b]): its order (canonical[permutation(54 D)], canonical_order)
+    unless the deals were given, then its preset trump (integers(4)) where none was given. Fills
+    orders and trumps in place; returns the generator states left after the draws."""
+    states = nprandom.seeded_states(seeds)
+    if draw_orders:
+        perms = np.empty((len(seeds), 1, 54 * decks), np.int16)
+        nprandom.permutation_rows(states, perms)
+        # canonical = each card `decks` times ascending, so canonical[k] = k // decks
+        np.floor_divide(perms[:, 0], decks, out=perms[:, 0])
+        orders[:] = perms[:, 0]
+    if preset:
+        draw = trumps < 0
+        drawn = np.zeros((len(seeds), 1), np.int64)
+        nprandom.integers_rows(states, 4, draw.astype(np.int64), drawn)
+        trumps[draw] = drawn[draw, 0]
+    return states
 
 
 def _int_deals(deals: list, decks: int) -> np.ndarray | None:
@@ -781,6 +834,11 @@ class BatchGame(BatchGameBase):
 
     def _parse_options(self, banker, levels, trump, first_drawer):
         n, cfg = self.n, self.config
+        if banker is None and levels is None and trump is None and first_drawer is None:
+            # every game takes the defaults: no per-game checks to make (the common self-play reset)
+            start = rank_index(cfg.start_level)
+            return (np.full(n, -1, np.int64), np.full((n, 2), start, np.int64), np.full(n, -1, np.int64),
+                    np.full(n, cfg.first_drawer, np.int64))
         bankers = _per_game(banker, n, "banker", _is_seat, _parse_seat)
         firsts = _per_game(first_drawer, n, "first_drawer", _is_seat, _parse_seat)
         levs = _per_game(levels, n, "levels", _is_level_pair, _parse_levels)
@@ -822,15 +880,19 @@ class BatchGame(BatchGameBase):
             else:
                 for i, d in enumerate(deals):
                     orders[i] = parse_deal(d, D, f"deals[{i}]")
-        rngs = _RowRngs(seeds)
         preset = self.config.declaration_mode == "preset"
         trumps = trumps.copy()
-        for b in range(self.n):
-            # 7.4: a game's draws in order: its order (unless injected), then its preset trump
-            if deals is None:
-                orders[b] = canonical_order(rngs[b], D)
-            if preset and trumps[b] < 0:
-                trumps[b] = int(rngs[b].integers(4))
+        if nprandom.seeds_fit(seeds):
+            states = _seeded_first_draws(seeds, orders, trumps, deals is None, preset, D)
+            rngs = _RowRngs(seeds, states)
+        else:
+            rngs = _RowRngs(seeds)
+            for b in range(self.n):
+                # 7.4: a game's draws in order: its order (unless injected), then its preset trump
+                if deals is None:
+                    orders[b] = canonical_order(rngs[b], D)
+                if preset and trumps[b] < 0:
+                    trumps[b] = int(rngs[b].integers(4))
         st = make_state(self.n)
         _start_rows(st, self._cfg, orders, trumps, bankers, levels, firsts)
         _fill_deals(st, self._cfg, self.config, rngs, None)

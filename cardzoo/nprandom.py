@@ -1,0 +1,389 @@
+"""numpy's default_rng, bit for bit, inside numba: SeedSequence -> PCG64 -> the Generator draws the
+section-7 resets use (permutation, integers), for B games in one jitted call.
+
+The specs seed game b of a batch with ``numpy.random.default_rng(seed + b)``. Building B numpy
+Generators and dealing in Python costs more than playing the games, so the resets compute the same
+draws here. Every function reproduces numpy's algorithm exactly (numpy >= 1.17 Generator, PCG64):
+
+- ``SeedSequence(entropy)``: the entropy (an int >= 0 or a list of them) as uint32 words, little
+  end first (0 -> [0]; a list concatenates its items' words); the 4-word pool mixed by hashmix;
+  ``generate_state(4, uint64)`` from the pool.
+- ``PCG64``: the 128-bit LCG "setseq" seeding (state = seed words 0-1, increment = words 2-3) and the
+  XSL-RR output, kept as two uint64 halves; ``next_uint32`` hands out the two halves of one 64-bit
+  output, low first (the has_uint32 / uinteger buffer of the bit generator's state).
+- ``Generator.permutation(n)``: arange(n) shuffled by Fisher-Yates from the top, index j drawn by
+  ``random_interval`` (smallest bit mask >= i, masked rejection on next_uint32).
+- ``Generator.integers(high)``: ``random_bounded_uint64_fill`` with one value: high 1 draws nothing,
+  otherwise Lemire's bounded multiply-shift on next_uint32 (for high <= 2**32).
+
+A generator's state is one uint64 row of STATE_WORDS: state high/low, increment high/low, has_uint32,
+uinteger. ``to_generator(row)`` hands it to a real numpy Generator when Python must draw on (redeals,
+change cards): the next draws are then exactly those the per-game generator would have made.
+tests/core/test_nprandom.py checks all of it against numpy on thousands of seeds.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+STATE_WORDS = 6
+STATE_HI, STATE_LO, INC_HI, INC_LO, HAS_UINT32, UINTEGER = range(6)
+
+_M32 = np.uint64(0xFFFFFFFF)
+_SHIFT32 = np.uint64(32)
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+# PCG's 128-bit multiplier (pcg64.h PCG_DEFAULT_MULTIPLIER_128), high and low halves
+_MULT_HI = np.uint64(2549297995355413924)
+_MULT_LO = np.uint64(4865540595714422341)
+# SeedSequence's hash constants (bit_generator.pyx)
+_INIT_A = np.uint64(0x43B0D7E5)
+_MULT_A = np.uint64(0x931E8875)
+_INIT_B = np.uint64(0x8B51F9DD)
+_MULT_B = np.uint64(0x58F38DED)
+_MIX_MULT_L = np.uint64(0xCA01F9DD)
+_MIX_MULT_R = np.uint64(0x4973F715)
+_XSHIFT = np.uint64(16)
+POOL_SIZE = 4
+_MAX_ENTROPY_WORDS = 64
+
+
+# ---- 128-bit arithmetic on (high, low) uint64 pairs ---------------------------------------------
+
+@njit(inline="always", cache=True)
+def _mul_64x64(a, b):
+    """Full 128-bit product of two uint64 -> (high, low), by 32-bit halves."""
+    a0 = a & _M32
+    a1 = a >> _SHIFT32
+    b0 = b & _M32
+    b1 = b >> _SHIFT32
+    p00 = a0 * b0
+    p01 = a0 * b1
+    p10 = a1 * b0
+    p11 = a1 * b1
+    mid = (p00 >> _SHIFT32) + (p01 & _M32) + (p10 & _M32)  # < 3 * 2**32: no overflow
+    lo = (mid << _SHIFT32) | (p00 & _M32)
+    hi = p11 + (p01 >> _SHIFT32) + (p10 >> _SHIFT32) + (mid >> _SHIFT32)
+    return hi, lo
+
+
+@njit(inline="always", cache=True)
+def _lcg_step(row):
+    """state = state * MULT + inc (mod 2**128), pcg_setseq_128_step_r."""
+    s_hi = row[STATE_HI]
+    s_lo = row[STATE_LO]
+    hi, lo = _mul_64x64(s_lo, _MULT_LO)
+    hi = hi + s_lo * _MULT_HI + s_hi * _MULT_LO
+    new_lo = lo + row[INC_LO]
+    if new_lo < lo:
+        hi += _ONE
+    row[STATE_HI] = hi + row[INC_HI]
+    row[STATE_LO] = new_lo
+
+
+@njit(inline="always", cache=True)
+def next_uint64(row):
+    """PCG64's next output: step, then XSL-RR (xor of the halves rotated right by the top 6 bits)."""
+    _lcg_step(row)
+    hi = row[STATE_HI]
+    x = hi ^ row[STATE_LO]
+    r = hi >> np.uint64(58)
+    # (64 - r) & 63 keeps the left shift below 64 when r == 0 (a shift by 64 is undefined)
+    return (x >> r) | (x << ((np.uint64(64) - r) & np.uint64(63)))
+
+
+@njit(inline="always", cache=True)
+def next_uint32(row):
+    """numpy's pcg64_next32: the low half of a fresh 64-bit output, the high half kept for the next call."""
+    if row[HAS_UINT32] != _ZERO:
+        row[HAS_UINT32] = _ZERO
+        return row[UINTEGER]
+    v = next_uint64(row)
+    row[HAS_UINT32] = _ONE
+    row[UINTEGER] = v >> _SHIFT32
+    return v & _M32
+
+
+# ---- seeding ---------------------------------------------------------------------------------------
+
+@njit(inline="always", cache=True)
+def _hashmix(value, hash_const):
+    """SeedSequence's hashmix on uint32 values held in uint64: -> (mixed value, next hash constant)."""
+    value = (value ^ hash_const) & _M32
+    hash_const = (hash_const * _MULT_A) & _M32
+    value = (value * hash_const) & _M32
+    value ^= value >> _XSHIFT
+    return value, hash_const
+
+
+@njit(inline="always", cache=True)
+def _mix(x, y):
+    result = (_MIX_MULT_L * x - _MIX_MULT_R * y) & _M32
+    return result ^ (result >> _XSHIFT)
+
+
+@njit(cache=True)
+def seed_row(words, nwords, row):
+    """PCG64(SeedSequence(entropy)) into ``row``; ``words[:nwords]`` are the entropy's uint32 words
+    (as numpy assembles them, no spawn key). Also resets the 32-bit buffer, as PCG64 does."""
+    pool = np.empty(POOL_SIZE, np.uint64)
+    h = _INIT_A
+    # mix_entropy: the entropy words up to the pool size (zeros past the entropy's end)
+    for i in range(POOL_SIZE):
+        w = np.uint64(words[i]) if i < nwords else _ZERO
+        pool[i], h = _hashmix(w, h)
+    # every pool word mixed into every other, so late bits reach early ones
+    for i_src in range(POOL_SIZE):
+        for i_dst in range(POOL_SIZE):
+            if i_src != i_dst:
+                v, h = _hashmix(pool[i_src], h)
+                pool[i_dst] = _mix(pool[i_dst], v)
+    # entropy words beyond the pool size, each mixed into every pool word
+    for i_src in range(POOL_SIZE, nwords):
+        for i_dst in range(POOL_SIZE):
+            v, h = _hashmix(np.uint64(words[i_src]), h)
+            pool[i_dst] = _mix(pool[i_dst], v)
+    # generate_state(4, uint64): 8 uint32 words cycling over the pool, paired low word first
+    hb = _INIT_B
+    out = np.empty(4, np.uint64)
+    for k in range(4):
+        pair = _ZERO
+        for half in range(2):
+            v = (pool[(2 * k + half) % POOL_SIZE] ^ hb) & _M32
+            hb = (hb * _MULT_B) & _M32
+            v = (v * hb) & _M32
+            v ^= v >> _XSHIFT
+            pair |= v << np.uint64(32 * half)
+        out[k] = pair
+    # pcg64_set_seed: state seed = (out[0] high, out[1] low), sequence = (out[2] high, out[3] low);
+    # srandom: inc = seq << 1 | 1, state = 0, step, state += seed, step
+    row[INC_HI] = (out[2] << _ONE) | (out[3] >> np.uint64(63))
+    row[INC_LO] = (out[3] << _ONE) | _ONE
+    row[STATE_HI] = _ZERO
+    row[STATE_LO] = _ZERO
+    _lcg_step(row)
+    lo = row[STATE_LO] + out[1]
+    hi = row[STATE_HI] + out[0]
+    if lo < row[STATE_LO]:
+        hi += _ONE
+    row[STATE_HI] = hi
+    row[STATE_LO] = lo
+    _lcg_step(row)
+    row[HAS_UINT32] = _ZERO
+    row[UINTEGER] = _ZERO
+
+
+@njit(cache=True)
+def seed_rows(words, nwords, states):
+    """seed_row for every game b: entropy words[b, :nwords[b]] -> states[b]."""
+    for b in range(states.shape[0]):
+        seed_row(words[b], nwords[b], states[b])
+
+
+# ---- Generator draws ---------------------------------------------------------------------------------
+
+@njit(inline="always", cache=True)
+def _interval_mask(max_value):
+    """The smallest all-ones bit mask >= max_value (max_value < 2**32), random_interval's mask."""
+    mask = np.uint64(max_value)
+    mask |= mask >> np.uint64(1)
+    mask |= mask >> np.uint64(2)
+    mask |= mask >> np.uint64(4)
+    mask |= mask >> np.uint64(8)
+    mask |= mask >> np.uint64(16)
+    return mask
+
+
+@njit(inline="always", cache=True)
+def random_interval(row, max_value):
+    """numpy's random_interval: uniform in 0..max_value by masked rejection (max_value < 2**32)."""
+    if max_value == 0:
+        return 0
+    mask = _interval_mask(max_value)
+    limit = np.uint64(max_value)
+    while True:
+        v = next_uint32(row) & mask
+        if v <= limit:
+            return np.int64(v)
+
+
+@njit(cache=True)
+def permutation_into(row, out, n):
+    """Generator.permutation(n) into out[:n]: arange(n) shuffled from the top (Generator.shuffle),
+    j = random_interval(i) for i = n-1 .. 1. Written as one loop over 32-bit draws: a rejected draw
+    swaps out[i] with itself and keeps i, so the ~25% unpredictable rejections select instead of
+    branch (same draws, same result, ~20% faster than the nested loops)."""
+    for i in range(n):
+        out[i] = i
+    i = n - 1
+    while i > 0:
+        c = np.int64(next_uint32(row) & _interval_mask(i))
+        accept = c <= i
+        j = c if accept else i
+        t = out[j]
+        out[j] = out[i]
+        out[i] = t
+        i -= np.int64(accept)
+
+
+@njit(inline="always", cache=True)
+def integers_below(row, high):
+    """Generator.integers(high) for 1 <= high <= 2**32: Lemire's bounded draw on next_uint32
+    (buffered_bounded_lemire_uint32); high 1 draws nothing."""
+    rng = np.uint64(high - 1)
+    if rng == _ZERO:
+        return np.int64(0)
+    if rng == _M32:
+        return np.int64(next_uint32(row))
+    rng_excl = rng + _ONE
+    m = next_uint32(row) * rng_excl
+    leftover = m & _M32
+    if leftover < rng_excl:
+        threshold = (_M32 - rng) % rng_excl
+        while leftover < threshold:
+            m = next_uint32(row) * rng_excl
+            leftover = m & _M32
+    return np.int64(m >> _SHIFT32)
+
+
+@njit(cache=True)
+def integers_below_jit(row, high):
+    """integers_below as a plain jitted call (for Python callers and tests)."""
+    return integers_below(row, high)
+
+
+# ---- Python side: entropy, states, hand-over -------------------------------------------------------
+
+def _int_words(x: int) -> list:
+    if x < 0:
+        raise ValueError("expected non-negative integer")
+    if x == 0:
+        return [0]
+    out = []
+    while x > 0:
+        out.append(x & 0xFFFFFFFF)
+        x >>= 32
+    return out
+
+
+def seeds_fit(seeds) -> bool:
+    """True when every seed is an int >= 0, the seeds seeded_states takes (None, fresh entropy,
+    and negative seeds, which numpy refuses, stay with numpy)."""
+    try:
+        return len(seeds) > 0 and min(seeds) >= 0
+    except TypeError:
+        return False
+
+
+def entropy_words(seeds, suffix=()):
+    """The SeedSequence entropy words of ``[seed, *suffix]`` (or of ``seed`` alone when suffix is
+    empty) for every seed: (uint32[B, L], int64[B]) for seed_rows. Seeds must be ints >= 0 (numpy
+    refuses negative ones; callers keep the numpy path for None). Seeds below 2**64 are
+    converted in a few whole-array operations."""
+    seeds = list(seeds)
+    suffix = [int(x) for x in suffix]
+    suffix_words = [w for x in suffix for w in _int_words(x)]
+    n = len(seeds)
+    if n and min(seeds) >= 0 and max(seeds) < 2**64:
+        arr = np.array(seeds, dtype=np.uint64)
+        lo = (arr & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        hi = (arr >> np.uint64(32)).astype(np.uint32)
+        two = hi != 0
+        L = 2 + len(suffix_words)
+        words = np.zeros((n, L), np.uint32)
+        words[:, 0] = lo
+        words[:, 1] = hi  # a one-word seed's suffix overwrites it below
+        nwords = np.where(two, 2, 1).astype(np.int64)
+        for k, w in enumerate(suffix_words):
+            words[np.arange(n), nwords + k] = w
+        nwords += len(suffix_words)
+        return words, nwords
+    rows = [_int_words(int(s)) + suffix_words for s in seeds]
+    L = max((len(r) for r in rows), default=1)
+    words = np.zeros((n, L), np.uint32)
+    for b, r in enumerate(rows):
+        words[b, :len(r)] = r
+    return words, np.array([len(r) for r in rows], np.int64)
+
+
+def seeded_states(seeds, suffix=()) -> np.ndarray:
+    """uint64[B, STATE_WORDS]: the PCG64 state of default_rng(seed) (or default_rng([seed, *suffix]))
+    for every seed, before any draw."""
+    words, nwords = entropy_words(seeds, suffix)
+    states = np.empty((len(nwords), STATE_WORDS), np.uint64)
+    seed_rows(words, nwords, states)
+    return states
+
+
+def state_dict(row) -> dict:
+    """The ``bit_generator.state`` dict numpy's PCG64 reports for this state row."""
+    return {
+        "bit_generator": "PCG64",
+        "state": {"state": int(row[STATE_HI]) << 64 | int(row[STATE_LO]),
+                  "inc": int(row[INC_HI]) << 64 | int(row[INC_LO])},
+        "has_uint32": int(row[HAS_UINT32]),
+        "uinteger": int(row[UINTEGER]),
+    }
+
+
+def to_generator(row) -> np.random.Generator:
+    """A numpy Generator that continues exactly from this state row."""
+    bg = np.random.PCG64(0)
+    bg.state = state_dict(row)
+    return np.random.Generator(bg)
+
+
+class LazyGenerator:
+    """Stands for the numpy Generator of one game whose draws so far were made here: the real
+    Generator is built from the state row on the first attribute use (most games never draw again,
+    and building one costs tens of microseconds)."""
+
+    __slots__ = ("_states", "_row", "_gen")
+
+    def __init__(self, states, row):
+        self._states = states
+        self._row = row
+        self._gen = None
+
+    def generator(self) -> np.random.Generator:
+        if self._gen is None:
+            self._gen = to_generator(self._states[self._row])
+            self._states = None
+        return self._gen
+
+    def __getattr__(self, name):
+        # only the Generator's own API is forwarded: dunder and slot lookups (copy, pickle, an unset
+        # slot) must fail plainly instead of building the generator or recursing
+        if name.startswith("__") or name in LazyGenerator.__slots__:
+            raise AttributeError(name)
+        return getattr(self.generator(), name)
+
+    def __deepcopy__(self, memo):
+        import copy
+        if self._gen is not None:
+            out = LazyGenerator(None, 0)
+            out._gen = copy.deepcopy(self._gen, memo)
+            return out
+        return LazyGenerator(self._states[self._row:self._row + 1].copy(), 0)
+
+
+# ---- whole-batch draws (game b from states[b]; each game's draws in the order of the calls) -----
+
+@njit(cache=True)
+def permutation_rows(states, out):
+    """out[b, k] = Generator.permutation(n) of game b, k = 0, 1, ... in order (out: int[B, K, n])."""
+    n = out.shape[2]
+    for b in range(out.shape[0]):
+        row = states[b]
+        for k in range(out.shape[1]):
+            permutation_into(row, out[b, k], n)
+
+
+@njit(cache=True)
+def integers_rows(states, high, counts, out):
+    """out[b, k] = Generator.integers(high) of game b for k < counts[b] (1 <= high <= 2**32);
+    games with count 0 draw nothing."""
+    for b in range(out.shape[0]):
+        row = states[b]
+        for k in range(counts[b]):
+            out[b, k] = integers_below(row, high)
