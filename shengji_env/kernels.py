@@ -2483,52 +2483,69 @@ def legal_plays(st, b, cfg, out):
 
 
 @njit(cache=True)
-def _follow_fast(s, out):
+def _follow_fast(s, out, lst):
     """The common FOLLOW decisions with nothing selected (s.nsel == 0), listed directly: the same plays
     in the same order as the general path of legal_plays_ws. Returns the count, or -1 where the
-    general path must run (a led tuple/tractor/throw that the follower can fill from the led esuit)."""
+    general path must run (a led tuple/tractor/throw that the follower must match from several
+    shapes of the led esuit). lst: int64 work of length >= 55 (the listed cards)."""
     p = s.actor
     e = s.lead_esuit
     n = s.lead_n
     hp = s.hand[p]
     est = s.es_tab
     cap = out.shape[0]
+    # h = held cards of the led esuit (branch-free: the loop vectorizes)
     h = 0
     for c in range(54):
-        if est[c] == e:
-            h += hp[c]
-    k = 0
+        h += np.int64(hp[c]) * np.int64(est[c] == e)
     if h > n:
-        if n != 1:
+        if n == 1:
+            # SJ-8.1: a single led and the follower holds its esuit: each held card of it alone, in
+            # card order (the general path's one-free-card listing)
+            m = 0
+            for c in range(54):
+                lst[m] = c
+                m += np.int64(est[c] == e) & np.int64(hp[c] > 0)
+            for r in range(min(m, cap)):
+                for c2 in range(54):
+                    out[r, c2] = 0
+                out[r, lst[r]] = 1
+            return m
+        if s.fm != 1 or s.fL[0] != 1:
             return -1
-        # SJ-8.1: a single led and the follower holds its esuit: each held card of it alone, in card
-        # order (the general path's one-free-card listing)
-        for c in range(54):
-            if est[c] == e and hp[c] > 0:
-                if k < cap:
-                    for c2 in range(54):
-                        out[k, c2] = 0
-                    out[k, c] = 1
-                k += 1
-        return k
+        # a led tuple of k = n cards. SJ-8.3: holding k copies of some card of the esuit, the follow
+        # must be such a k-tuple; the general path lists them (as n-card multisets containing an
+        # optimal assignment) in product order over ascending cards: the last card first
+        k = n
+        m = 0
+        for c in range(53, -1, -1):
+            lst[m] = c
+            m += np.int64(est[c] == e) & np.int64(hp[c] >= k)
+        if m == 0:
+            return -1
+        for r in range(min(m, cap)):
+            for c2 in range(54):
+                out[r, c2] = 0
+            out[r, lst[r]] = k
+        return m
     if n - h > 1:
         return -1
     # SJ-8.2(a): every held card of the led esuit, plus (n = h + 1) any one other card. The general
     # path lists the other card's choices in product order over ascending cards, i.e. the last card
     # first: descending here
-    if n == h:
-        if cap > 0:
-            for c2 in range(54):
-                out[0, c2] = hp[c2] if est[c2] == e else 0
-        return 1
+    m = 0
     for c in range(53, -1, -1):
-        if est[c] != e and hp[c] > 0:
-            if k < cap:
-                for c2 in range(54):
-                    out[k, c2] = hp[c2] if est[c2] == e else 0
-                out[k, c] = 1
-            k += 1
-    return k
+        lst[m] = c
+        m += np.int64(est[c] != e) & np.int64(hp[c] > 0)
+    if n == h:
+        m = 1
+        lst[0] = -1
+    for r in range(min(m, cap)):
+        for c2 in range(54):
+            out[r, c2] = hp[c2] if est[c2] == e else 0
+        if lst[r] >= 0:
+            out[r, lst[r]] = 1
+    return m
 
 
 @njit(cache=True)
@@ -2538,7 +2555,7 @@ def legal_plays_ws(st, b, cfg, out, w):
     s = st[b]
     ph = s.phase
     if ph == FOLLOW and s.nsel == 0:
-        k = _follow_fast(s, out)
+        k = _follow_fast(s, out, w[0:64])
         if k >= 0:
             return k
     lvl = s.hand_level
@@ -2630,6 +2647,16 @@ def legal_plays_ws(st, b, cfg, out, w):
             for j in range(s.fm):
                 if s.fk[j] >= 2:
                     multi = True
+            if multi and s.fm == 1 and s.fL[0] == 1 and n - ns >= 2:
+                # a led tuple and no pair of its esuit held: no tuple to match (SJ-8.3), every
+                # n-card play of the esuit is legal; the same listing as the assignment filter's
+                # (its one optimal assignment is empty), without building it
+                t = 0
+                for i in range(L):
+                    if hi[cl[i]] > t:
+                        t = hi[cl[i]]
+                if t < 2:
+                    multi = False
             if not multi and n - ns == 1:
                 # one free card of s: each distinct s card with a spare copy completes a play
                 k = 0

@@ -2,7 +2,8 @@
 
 legal_plays lists, for BURY, LEAD and every FOLLOW whose format has no tuple (or whose follower
 cannot fill the led esuit, SJ-8.2(a)), the multisets lo <= x <= hi of a card list in lexicographic
-order (a follow that one card of the led esuit completes: those cards in ascending order); here
+order (a follow that one card of the led esuit completes: those cards in ascending order; a follow
+to one led tuple: the n-card plays of the esuit that hold the tuple SJ-8.3 asks for); here
 itertools.product gives that listing from the spec's description of the decision (section 4: every
 complete play containing the selection), on random positions of random hands, with and without a
 selection. The order is part of the check: agents index plays by it. The output buffer starts dirty:
@@ -43,8 +44,8 @@ def _listing(hand_of, sel, cards, base, size):
 
 
 def _reference(s, cfg):
-    """The plays of record s in the enumerator's order, or None where legal_plays takes another
-    path (a follow to tuples, a one-card completion) or the listing is too long to build here."""
+    """The plays of record s in the enumerator's order, or None where this listing does not cover
+    the decision (a follow to a tractor or a throw with tuples) or is too long to build here."""
     try:
         return _plays(s, cfg)
     except _TooMany:
@@ -82,10 +83,17 @@ def _plays(s, cfg):
         cards = [c for c in range(54) if hand_of[c] > 0 and est[c] != e]
         return _listing(hand_of, sel, cards, base, n - h - sum(sel[c] for c in cards))
     fm = int(s["fm"])
-    if (s["fk"][:fm] >= 2).any():
-        return None
     cards = [c for c in range(54) if hand_of[c] > 0 and est[c] == e]
     ns = sum(sel[c] for c in cards)
+    if (s["fk"][:fm] >= 2).any():
+        if fm != 1 or int(s["fL"][0]) != 1:
+            return None
+        # SJ-8.3, a led tuple of k: holding t = min(k, most copies of one card of s) >= 2, a legal
+        # follow holds t copies of one card; with t < 2, any n cards of s. Listed as the n-card
+        # plays of s in product order, filtered
+        t = min(int(s["fk"][0]), max(hand_of[c] for c in cards))
+        rows = _listing(hand_of, sel, cards, np.zeros(54, int), n - ns)
+        return [r for r in rows if t < 2 or max(r[c] for c in cards) >= t]
     if n - ns == 1:
         # one card completes the play (SJ-8.1): selection + each card of s with a spare copy, in
         # ascending card order (not the product order of the general listing)
@@ -193,6 +201,60 @@ def test_short_follows_match_product_listing(D):
     checked = 0
     for _ in range(300):
         st, cfg = _short_follow(rng, D)
+        ref = _reference(st[0], cfg)
+        if ref is None or len(ref) > buf.shape[0]:
+            continue
+        buf[:] = rng.integers(-128, 128, buf.shape).astype(np.int8)
+        m = K.legal_plays(st, 0, cfg, buf)
+        assert m == len(ref)
+        assert (buf[:m].astype(int) == np.array(ref, int).reshape(m, 54)).all()
+        checked += 1
+    assert checked > 200
+
+
+def _tuple_follow(rng, D):
+    """A FOLLOW record to one led tuple of k (2 <= k <= D) whose follower holds more than k cards of
+    the led esuit, in copies of 1..D (so holding k copies, fewer, or no pair), sometimes with some of
+    them selected."""
+    from cardzoo.cards import card_text
+    lvl = int(rng.integers(13))
+    trump = int(rng.integers(5))
+    est = np.array([K.card_esuit(c, lvl, trump) for c in range(54)])
+    e = int(rng.choice(np.unique(est)))
+    scards = np.flatnonzero(est == e)
+    k = int(rng.integers(2, D + 1))
+    x = int(rng.choice(scards))
+    pool = np.full(54, D)
+    pool[x] -= k
+    hand = []
+    cap = int(rng.integers(1, D + 1))   # the most copies of one card the follower gets
+    while len(hand) <= k + int(rng.integers(0, 6)):
+        c = int(rng.choice(scards))
+        m = min(int(rng.integers(1, cap + 1)), pool[c])
+        hand += [c] * m
+        pool[c] -= m
+    others = np.flatnonzero((est != e) & (pool > 0))
+    hand += [int(c) for c in rng.choice(others, int(rng.integers(0, 6)))]
+    sel = None
+    if rng.random() < 0.3:
+        held = sorted(c for c in hand if est[c] == e)
+        sel = [held[int(i)] for i in rng.choice(len(held), int(rng.integers(1, k)), replace=False)]
+    text = lambda cs: " ".join(card_text(c) for c in sorted(cs))
+    return K._follow_state(text([x] * k), text(hand), lvl, K._TRUMPS[trump], D,
+                           None if sel is None else text(sel))
+
+
+@pytest.mark.parametrize("D", [2, 3, 4])
+def test_led_tuple_follows_match_filtered_listing(D):
+    """SJ-8.3 against one led tuple: the fast exit (k copies held, nothing selected: those k-tuples),
+    the no-pair shortcut and the assignment filter all give the filtered product listing."""
+    rng = np.random.default_rng(170 + D)
+    buf = np.empty((4096, 54), np.int8)
+    checked = 0
+    for _ in range(300):
+        st, cfg = _tuple_follow(rng, D)
+        if int(st[0]["fm"]) != 1:
+            continue
         ref = _reference(st[0], cfg)
         if ref is None or len(ref) > buf.shape[0]:
             continue
