@@ -8,6 +8,7 @@ so the three games behave identically and a fix here fixes all of them.
 from __future__ import annotations
 
 import operator
+import sys
 from abc import ABCMeta, abstractmethod
 from typing import Any
 
@@ -17,6 +18,11 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from cardzoo.options import check_action
+
+
+PHASE_STEP = -3
+"""`_game_quick_step` returns `PHASE_STEP - seat` for a step that only moved the turn to `seat` and
+changed the phase name (see the hook)."""
 
 
 class CardGameEnv(AECEnv, metaclass=ABCMeta):
@@ -77,8 +83,10 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         `_game_step` and return the seat to act next if the step was quiet -- the phase and the result
         unchanged, no seat paid anything, the episode goes on -- or -1 to have the adapter bring
         everything up to date from the hooks. After a quiet step the adapter only moves the mask
-        (`_game_mask()`) and agent_selection. This default checks the mask and reports every step as
-        not quiet."""
+        (`_game_mask()`) and agent_selection. A game may also return `PHASE_STEP - seat` (<= -3) for a
+        step that is quiet except that the phase name changed (`_game_phase()`: a trick's lead
+        becoming its follows, ...): the adapter then also writes the new phase into every info. This
+        default checks the mask and reports every step as not quiet."""
         if not self._mask[action]:
             return -2
         self._game_step(action)
@@ -112,6 +120,7 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         self._result = None
         self._paid = False
         self._wrappers = []  # the _OrderEnforcing wrappers that mirror the dicts below (see reset)
+        self._steps = 0  # step() calls so far: the wrappers' _has_updated compares it (see _OrderEnforcing)
         self.agents = []
 
     def observation_space(self, agent):
@@ -149,11 +158,14 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         # The only place these are rebound (steps and dead steps change them in place): wrappers
-        # registered by their own reset hold them in their instance dict, a plain attribute read.
+        # registered by their own reset hold them in their instance dict, a plain attribute read, and
+        # their step is this env's own step until the last agent is removed (see _OrderEnforcing).
         for w in self._wrappers:
             w.__dict__.update(agents=self.agents, rewards=self.rewards, terminations=self.terminations,
                               truncations=self.truncations, infos=self.infos,
                               _cumulative_rewards=self._cumulative_rewards)
+            if type(w).step is _OrderEnforcing.step:  # (a subclass with its own step keeps it)
+                w.__dict__["step"] = self.step
         self._sync(pay=False)
 
     def _sync(self, pay: bool = True) -> None:
@@ -224,6 +236,7 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         return a
 
     def step(self, action) -> None:
+        self._steps += 1
         actor = self._actor
         # The common case first, with as little Python as possible (this is most of env()'s cost per
         # step): a live actor -- _sync keeps agent_selection on its agent and nobody is done while
@@ -247,6 +260,24 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                     self._actor = nxt
                     self.agent_selection = agent
                 return
+            if nxt <= PHASE_STEP:  # quiet but for the phase name: the quiet step plus every info's phase
+                nxt = PHASE_STEP - nxt
+                agents = self.possible_agents
+                agent = agents[actor]
+                self._cumulative_rewards[agent] = 0.0
+                mask = self._game_mask()
+                self._mask = mask
+                phase = self._game_phase()
+                self._phase = phase
+                infos = self.infos
+                for info in infos.values():  # every agent is live while one acts (none was removed)
+                    info["phase"] = phase
+                infos[agent]["action_mask"] = self._zero_mask
+                agent = agents[nxt]
+                infos[agent]["action_mask"] = mask
+                self._actor = nxt
+                self.agent_selection = agent
+                return
             if nxt == -1:
                 self._cumulative_rewards[self.possible_agents[actor]] = 0.0
                 self._sync()
@@ -257,6 +288,9 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
             if action is not None:
                 raise ValueError(f"{agent} is done: the only valid action is None")
             self._was_dead_step(action)
+            if not self.agents:  # the wrappers' own step takes over: it warns on further steps
+                for w in self._wrappers:
+                    w.__dict__.pop("step", None)
             return
         a = self._validated(action)
         self._cumulative_rewards[agent] = 0.0
@@ -300,7 +334,12 @@ class _OrderEnforcing(OrderEnforcingWrapper):
       goes through __getattr__ and raises PettingZoo's "... cannot be accessed before reset";
     - agent_selection, rebound on every step, is a C-level property through `_live` (the env once
       reset, a sentinel without attributes before), which is how `_has_reset` is kept;
-    - step skips two calls.
+    - from the env's reset until its last agent is removed -- while the base class's step would only
+      set _has_updated and call the env's step -- `step` in the instance dict is the env's own bound
+      step (put there and removed by the env), so a step costs no wrapper call. _has_updated is then
+      kept by the env's step counter: True when set so, or when the env stepped since it was set
+      False (the only thing agent_iter's iterator does with it);
+    - otherwise step skips two calls.
     """
 
     agent_selection = property(operator.attrgetter("_live.agent_selection"))
@@ -313,6 +352,16 @@ class _OrderEnforcing(OrderEnforcingWrapper):
     def _has_reset(self, value: bool) -> None:
         # OrderEnforcingWrapper sets this before BaseWrapper sets self.env (False) and in reset (True)
         self._live = self.env if value else _NOT_RESET
+
+    @property
+    def _has_updated(self) -> bool:
+        return self._updated or getattr(self.env, "_steps", 0) != self._updated_at
+
+    @_has_updated.setter
+    def _has_updated(self, value: bool) -> None:
+        # OrderEnforcingWrapper sets this before BaseWrapper sets self.env (False) and in reset (True)
+        self._updated = bool(value)
+        self._updated_at = getattr(self.__dict__.get("env"), "_steps", 0)
 
     def __str__(self) -> str:
         return str(self.env)
@@ -336,3 +385,56 @@ def wrap(raw: CardGameEnv) -> OrderEnforcingWrapper:
     """The public `env()`: the raw env inside PettingZoo's OrderEnforcingWrapper only (a subclass
     that changes no behaviour, only the speed of attribute access)."""
     return _OrderEnforcing(raw)
+
+
+class KernelEntry:
+    """A jitted kernel called at an AEC env's fixed argument types: the first call goes through the
+    numba dispatcher (compiling or loading the cache), later calls go straight to the compiled entry
+    point of that signature, skipping the per-call type dispatch (for a record array argument that
+    dispatch costs more than a whole kernel step). Every array an env passes is its own C-contiguous
+    array of a fixed dtype, so the signature never changes; anything unexpected (another signature,
+    a numba without entry points, NUMBA_DISABLE_JIT) keeps the dispatcher."""
+
+    def __init__(self, dispatcher):
+        self.dispatcher = dispatcher
+        self.fn = None
+
+    def at(self, *args):
+        """The fast callable for the types of these sample arguments, compiled (or loaded from the
+        cache) now without running the kernel; the dispatcher itself where numba cannot give one."""
+        if self.fn is None:
+            compile_ = getattr(self.dispatcher, "compile", None)
+            if compile_ is None:
+                return self.dispatcher
+            from numba import typeof
+            self.fn = compile_(tuple(typeof(a) for a in args))
+        return self.fn
+
+    def __call__(self, *args):
+        if self.fn is not None:
+            return self.fn(*args)
+        out = self.dispatcher(*args)
+        from numba import typeof
+        sig = tuple(typeof(a) for a in args)
+        over = self.dispatcher.overloads.get(sig) if hasattr(self.dispatcher, "overloads") else None
+        self.fn = getattr(over, "entry_point", None) or self.dispatcher
+        return out
+
+
+def _free_refs() -> int:
+    """sys.getrefcount(obj.attr) of an array that nothing but obj.attr references, measured with the
+    very call form the envs use (so it holds whatever the interpreter counts for the call itself)."""
+
+    class _Holder:
+        pass
+
+    holder = _Holder()
+    holder.mask = np.zeros(1, np.int8)
+    return sys.getrefcount(holder.mask)
+
+
+MASK_FREE_REFS = _free_refs()
+"""A mask array a game handed out earlier may be written again (a step's new mask, instead of a new
+array) only when `sys.getrefcount(self.<its attribute>) == MASK_FREE_REFS`: nothing but that attribute
+references it -- every reference anyone kept (a variable, a container, a view's base, a memoryview, a
+tensor sharing it) counts -- so no mask a user can still reach ever changes."""

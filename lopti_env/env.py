@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 import numbers
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
 from numba import njit
 
-from cardzoo.aec import CardGameEnv, wrap
 from cardzoo import nprandom
+from cardzoo.aec import MASK_FREE_REFS, CardGameEnv, KernelEntry, wrap
 from cardzoo.batch import BatchGameBase
 from cardzoo.cards import RANKS, card_text, parse_cards, rank_index, seed_generators
 from lopti_env import kernels as K
@@ -466,47 +467,13 @@ class _NoRewards(tuple):
         return False
 
 
-class _Entry:
-    """A jitted kernel called at the AEC env's fixed argument types: the first call goes through the
-    numba dispatcher (compiling or loading the cache), later calls go straight to the compiled entry
-    point of that signature, skipping the per-call type dispatch. Every array the env passes is its own
-    C-contiguous array of a fixed dtype, so the signature never changes; anything unexpected (another
-    signature, an older numba without entry_point) keeps the dispatcher."""
-
-    def __init__(self, dispatcher):
-        self.dispatcher = dispatcher
-        self.fn = None
-
-    def at(self, *args):
-        """The fast callable for the types of these sample arguments, compiled (or loaded from the
-        cache) now without running the kernel; the dispatcher itself where numba cannot give one
-        (NUMBA_DISABLE_JIT)."""
-        if self.fn is None:
-            compile_ = getattr(self.dispatcher, "compile", None)
-            if compile_ is None:
-                return self.dispatcher
-            from numba import typeof
-            self.fn = compile_(tuple(typeof(a) for a in args))
-        return self.fn
-
-    def __call__(self, *args):
-        if self.fn is not None:
-            return self.fn(*args)
-        out = self.dispatcher(*args)
-        from numba import typeof
-        sig = tuple(typeof(a) for a in args)
-        over = self.dispatcher.overloads.get(sig) if hasattr(self.dispatcher, "overloads") else None
-        self.fn = getattr(over, "entry_point", None) or self.dispatcher
-        return out
-
-
 @njit(cache=True)
-def aec_step(st, words, cards, act):
+def aec_step(st, words, cards, act, mask_out):
     """The AEC env's step: K.step_game on game 0, with the constants and the episode's decks and coins
     in two flat buffers -- numba unboxes every array argument on every call, which costs about as much
     as a step, so two buffers instead of four arrays -- and the actor's mask checked first. Returns -1
     when the mask does not allow `act` (nothing changed), else like K.step_one
-    (actor + 1) | phase << 4 | rounds_done << 8.
+    (actor + 1) | phase << 4 | rounds_done << 8, with the new mask also in mask_out (int8).
 
     words: int32[2 + len(cfg) + 5 * carry rows] = len(cfg), carry rows, cfg, carry (rows in order);
     cards: int8[52 * rounds + coins] = the rounds' decks in order, then the coins."""
@@ -519,11 +486,15 @@ def aec_step(st, words, cards, act):
     carry = words[2 + nc:2 + nc + 5 * rows].reshape((rows, 5))
     rounds = np.int64(cfg[K.C_ROUNDS])
     K.step_game(g, cfg, carry, cards[:52 * rounds].reshape((rounds, 52)), cards[52 * rounds:], act)
+    for i in range(mask_out.shape[0]):
+        mask_out[i] = g.mask[i]
     return (g.actor + 1) | (g.phase << 4) | (g.rounds_done << 8)
 
 
-_aec_step = _Entry(aec_step)
-_observe_one = _Entry(observe_one)
+_aec_step = KernelEntry(aec_step)
+_refcount = sys.getrefcount
+_FREE = MASK_FREE_REFS  # _refcount(self._mask_before) when nothing but that attribute references it
+_observe_one = KernelEntry(observe_one)
 
 
 class raw_env(_Game, CardGameEnv):
@@ -554,6 +525,10 @@ class raw_env(_Game, CardGameEnv):
         self._f_rewards = self._st["rewards"]
         self._f_rounds = self._st["rounds_done"]
         self._mask_i8 = self._st["mask"][0].view(np.int8)
+        # The mask handed out for the current state, and the one before it: the next step writes its
+        # mask into the one before when nobody but this env references it any more (see _mask_out).
+        self._mask_now = np.zeros(NUM_ACTIONS, np.int8)
+        self._mask_before = np.zeros(NUM_ACTIONS, np.int8)
         self._c_actor = -1
         self._c_phase = K.DONE
         self._c_quiet = K.DONE  # phase | rounds_done << 4: a step that keeps it is quiet (_game_quick_step)
@@ -565,8 +540,8 @@ class raw_env(_Game, CardGameEnv):
         self._scratch = new_state(1)
         self._scratch_u8 = self._scratch.view(np.uint8)
         self._st_u8 = self._st.view(np.uint8)
-        # the step kernel's compiled entry point at the env's argument types (fixed: see _Entry)
-        self._step = _aec_step.at(self._st, self._words, self._cards, 0)
+        # the step kernel's compiled entry point at the env's argument types (fixed: see KernelEntry)
+        self._step = _aec_step.at(self._st, self._words, self._cards, 0, self._mask_now)
 
     # ---- reset ---------------------------------------------------------------------------------
     def reset(self, seed=None, options=None):
@@ -626,22 +601,42 @@ class raw_env(_Game, CardGameEnv):
         self._c_phase = int(self._f_phase[0])
         self._c_quiet = self._c_phase | int(self._f_rounds[0]) << 4
         self._paid_now = False
+        self._mask_before = self._mask_now
+        self._mask_now = self._mask_i8.copy()
 
     # ---- hooks ---------------------------------------------------------------------------------
+    def _mask_out(self):
+        """The array the next step's mask goes into: the mask handed out before the current one when
+        only this env still references it -- the adapter has replaced it in infos by now, and a
+        reference anyone else kept (a variable, a container, a view's base, a tensor sharing it)
+        shows in its reference count, so a mask a user kept is never written again -- else a new one.
+        That saves allocating an array per step."""
+        if _refcount(self._mask_before) == _FREE:
+            return self._mask_before
+        return np.empty(NUM_ACTIONS, np.int8)
+
     def _game_step(self, action):
-        self._absorb(self._step(self._st, self._words, self._cards, action))
+        out = self._mask_out()
+        packed = self._step(self._st, self._words, self._cards, action, out)
+        if packed >= 0:
+            self._mask_before = self._mask_now
+            self._mask_now = out
+        self._absorb(packed)
 
     def _game_quick_step(self, action):
-        packed = self._step(self._st, self._words, self._cards, action)
+        out = self._mask_before if _refcount(self._mask_before) == _FREE else np.empty(NUM_ACTIONS, np.int8)
+        packed = self._step(self._st, self._words, self._cards, action, out)
+        if packed < 0:  # the mask does not allow it: nothing changed
+            return -2
+        self._mask_before = self._mask_now  # (_mask_out, inline: this runs once per step)
+        self._mask_now = out
         # Same phase and no round ended: the phase name and the result (None outside "done") are
-        # unchanged and nobody was paid (section 5 pays at round ends only) -- a quiet step.
+        # unchanged and nobody was paid (section 5 pays at round ends only) -- a quiet step. (_paid_now
+        # is left as it is: only _sync reads it, after a step that went through _absorb.)
         if packed >> 4 == self._c_quiet:
             actor = (packed & 15) - 1
             self._c_actor = actor
-            self._paid_now = False
             return actor
-        if packed < 0:  # the mask does not allow it: nothing changed
-            return -2
         self._absorb(packed)
         return -1
 
@@ -662,7 +657,7 @@ class raw_env(_Game, CardGameEnv):
         return self._c_actor
 
     def _game_mask(self):
-        return self._mask_i8.copy()
+        return self._mask_now
 
     def _game_observation(self, seat):
         out = np.empty(OBS_SIZE, np.float32)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 import numbers
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
@@ -10,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from cardzoo import aec, nprandom
+from cardzoo.aec import MASK_FREE_REFS
 from cardzoo.batch import BatchGameBase
 from cardzoo.cards import RANKS, SUITS, card_index, card_text, rank_index
 
@@ -379,6 +381,25 @@ def public_state_dict(s, cfg: cfgmod.Config, result_cache=None) -> dict:
 # AEC env
 # ---------------------------------------------------------------------------------------------
 
+def _legal_plays(game, b: int, max_plays) -> np.ndarray:
+    """The legal plays of game b (raw_env: 0) as rows of one int8 buffer per env/BatchGame object,
+    reused across calls (a view: the caller copies what it keeps). The kernel writes every listed
+    row in full, so the buffer is never cleared, and it sees exactly max_plays rows, as a fresh
+    buffer of max_plays rows would be; the buffer grows to the largest max_plays asked."""
+    if isinstance(max_plays, bool) or not isinstance(max_plays, (numbers.Integral, np.integer)) or max_plays < 0:
+        raise ValueError(f"max_plays must be an integer >= 0, got {max_plays!r}")
+    max_plays = int(max_plays)
+    if not 0 <= b < len(game._st):
+        raise ValueError(f"game index {b} is outside 0..{len(game._st) - 1}")
+    buf = getattr(game, "_plays_buf", None)
+    if buf is None or buf.shape[0] < max_plays:
+        buf = game._plays_buf = np.empty((max_plays, 54), np.int8)
+    n = K.legal_plays(game._st, b, game._cfg, buf[:max_plays])
+    if n < 0 or n > max_plays:
+        raise ValueError(f"the legal plays exceed max_plays={max_plays}")
+    return buf[:n]
+
+
 class raw_env(aec.CardGameEnv):
     metadata = {"name": "shengji_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
     version = 0
@@ -397,12 +418,29 @@ class raw_env(aec.CardGameEnv):
         self._info[1] = K.OVER
         self._rew = np.zeros(4, np.float32)
         self._cur_mask = np.zeros(NUM_ACTIONS, np.int8)
+        # the mask handed out before _cur_mask: the next step writes its mask into it when nobody but
+        # this env references it any more (see _mask_out)
+        self._mask_before = np.zeros(NUM_ACTIONS, np.int8)
         super().__init__(4, render_mode=render_mode)
+        # the kernels' compiled entry points at the env's argument types (fixed: see KernelEntry)
+        self._env_step = _ENV_STEP.at(self._st, 0, self._cfg, 0, self._cur_mask, self._info, self._rew)
+        self._sync_info = _SYNC_INFO.at(self._st, 0, self._cfg, self._cur_mask, self._info, self._rew)
 
     def _refresh(self):
-        mask = np.empty(NUM_ACTIONS, np.int8)
-        K.sync_info(self._st, 0, self._cfg, mask, self._info, self._rew)
+        mask = self._mask_out()
+        self._sync_info(self._st, 0, self._cfg, mask, self._info, self._rew)
+        self._mask_before = self._cur_mask
         self._cur_mask = mask
+
+    def _mask_out(self):
+        """The array the next mask goes into: the mask handed out before the current one when only
+        this env still references it -- the adapter has replaced it in infos by now, and a reference
+        anyone else kept (a variable, a container, a view's base, a tensor sharing it) shows in its
+        reference count, so a mask a user kept is never written again -- else a new one. That saves
+        allocating an array per step."""
+        if _refcount(self._mask_before) == _FREE:
+            return self._mask_before
+        return np.empty(NUM_ACTIONS, np.int8)
 
     # ---- hooks ----
     def _game_reset(self, rng, options):
@@ -417,36 +455,35 @@ class raw_env(aec.CardGameEnv):
         self._refresh()
 
     def _game_step(self, action):
-        mask = np.empty(NUM_ACTIONS, np.int8)
-        K.env_step(self._st, 0, self._cfg, action, mask, self._info, self._rew)
+        mask = self._mask_out()                    # never an array infos of earlier steps handed out
+        self._env_step(self._st, 0, self._cfg, action, mask, self._info, self._rew)
+        self._mask_before = self._cur_mask
         self._cur_mask = mask
         if self._info[1] == K.NEED_DEAL:
-            _fill_deals(self._st, self._cfg, self.config, [self._rng], self._redeal_queue)
-            rew = self._rew.copy()
-            self._refresh()
-            self._rew = rew
+            self._deal_next()
+
+    def _deal_next(self):
+        """The next deal of a match or a redeal (the kernel stopped at NEED_DEAL); the step's rewards stay."""
+        _fill_deals(self._st, self._cfg, self.config, [self._rng], self._redeal_queue)
+        rew = self._rew.copy()
+        self._refresh()
+        self._rew = rew
 
     def _game_quick_step(self, action):
         """The adapter's fast path (cardzoo.aec): -2 if the mask refuses action (nothing done), else
         the step of _game_step, returning the next actor when the step was quiet (same phase, same
-        result, nobody paid, a seat still to act) or -1 to have the adapter resync everything."""
+        result, nobody paid, a seat still to act), PHASE_STEP - next actor when it was quiet but for
+        the phase, or -1 to have the adapter resync everything (env_step tells which)."""
         if not self._cur_mask[action]:
             return -2
-        info = self._info
-        phase, r_valid, r_key = info[1], info[4], info[5]
-        mask = np.empty(NUM_ACTIONS, np.int8)      # a fresh array: infos of earlier steps keep theirs
-        K.env_step(self._st, 0, self._cfg, action, mask, info, self._rew)
+        # _mask_out, inline (this runs once per step)
+        mask = self._mask_before if _refcount(self._mask_before) == _FREE else np.empty(NUM_ACTIONS, np.int8)
+        moved = self._env_step(self._st, 0, self._cfg, action, mask, self._info, self._rew)
+        self._mask_before = self._cur_mask
         self._cur_mask = mask
-        if info[1] == K.NEED_DEAL:                 # the next deal of a match or a redeal: never quiet
-            _fill_deals(self._st, self._cfg, self.config, [self._rng], self._redeal_queue)
-            rew = self._rew.copy()
-            self._refresh()
-            self._rew = rew
-            return -1
-        if (info[0] < 0 or info[1] != phase or info[4] != r_valid or info[5] != r_key
-                or self._rew[0] or self._rew[1] or self._rew[2] or self._rew[3]):
-            return -1
-        return int(info[0])
+        if moved == -1 and self._info[1] == K.NEED_DEAL:  # never quiet
+            self._deal_next()
+        return moved
 
     def _game_actor(self):
         return int(self._info[0])
@@ -501,11 +538,14 @@ class raw_env(aec.CardGameEnv):
     def legal_plays(self, max_plays: int = 100000) -> list[str]:
         """Complete legal plays of the current BURY/LEAD/FOLLOW decision (containing the current
         selection) as card-set strings; a helper for agents that score whole moves."""
-        buf = np.zeros((max_plays, 54), np.int8)
-        n = K.legal_plays(self._st, 0, self._cfg, buf)
-        if n < 0 or n > max_plays:
-            raise ValueError(f"the legal plays exceed max_plays={max_plays}")
-        return [card_set_text(buf[i]) for i in range(n)]
+        plays = _legal_plays(self, 0, max_plays)
+        return [card_set_text(p) for p in plays]
+
+
+_ENV_STEP = aec.KernelEntry(K.env_step)
+_refcount = sys.getrefcount
+_FREE = MASK_FREE_REFS  # _refcount(self._mask_before) when nothing but that attribute references it
+_SYNC_INFO = aec.KernelEntry(K.sync_info)
 
 
 def env(**config):
@@ -938,8 +978,4 @@ class BatchGame(BatchGameBase):
 
     def legal_plays(self, b: int, max_plays: int = 100000) -> np.ndarray:
         """The complete legal plays of game b's current decision as uint8 count vectors [m, 54]."""
-        buf = np.zeros((max_plays, 54), np.int8)
-        n = K.legal_plays(self._st, int(b), self._cfg, buf)
-        if n < 0 or n > max_plays:
-            raise ValueError(f"the legal plays exceed max_plays={max_plays}")
-        return buf[:n].astype(np.uint8)
+        return _legal_plays(self, int(b), max_plays).astype(np.uint8)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardzoo.cards import lowest_bit, nth_set_bit, popcount, random_legal, rng_below, seed_generators
+from cardzoo.cards import highest_bit, lowest_bit, nth_set_bit, popcount, random_legal, rng_below, seed_generators
 
 from .config import (C_ALLOW_NT, C_AUTO, C_DECKS, C_DECL_MODE, C_EPISODE, C_FIRST_BANKER, C_FLIP, C_H, C_K,
                      C_KMULT, C_MAX_HANDS, C_MAX_REDEALS, C_MUST_DEFEND, C_NODECL, C_PEN_PTS, C_PENALTY,
@@ -1354,6 +1354,259 @@ def _execute_lead_r(s, ws):
     s.phase = FOLLOW
 
 
+# rollout scratch (make_rs): position -> selected card (16,) at 0, the selection's position masks by
+# copies k (k = 0..15, zero above D) at RS_PK, the throw check's masks pm[5 dq + k] (20,) at RS_PM
+RS_PK = 16
+RS_PM = 32
+RS_SIZE = 64
+
+
+@njit(cache=True)
+def make_rs():
+    """Scratch of the rollout's bit-set lead execution (_execute_lead_bits)."""
+    return np.zeros(RS_SIZE, np.int64)
+
+
+# the rollout's incremental card sets (make_bb, uint64): bb[8 seat + k] = the cards seat holds at
+# least k times (k = 1..D; entries above D stay 0), bb[BB_SEL + k] = the cards selected at least
+# k times. hand[c] > sel[c] iff some k has c in bb[8 seat + k] and not in bb[BB_SEL + k] (k = sel+1).
+BB_SEL = 32
+BB_SIZE = 48
+
+
+@njit(cache=True)
+def make_bb():
+    """The rollout's incremental card sets (_legal_bits_inc)."""
+    return np.zeros(BB_SIZE, np.uint64)
+
+
+@njit(cache=True)
+def _play_cards_bits(s, seat, play, cards):
+    """_play_cards for a play whose cards are all in the uint64 set cards (the same writes, the log
+    in card order), visiting only those cards."""
+    hand = s.hand[seat]
+    tc = s.trick_cards[seat]
+    pl = s.played[seat]
+    sh = s.shown[seat]
+    nlog = s.nlog
+    t = s.ntricks
+    x = cards
+    while x != 0:
+        c = np.int64(lowest_bit(x))
+        x &= x - np.uint64(1)
+        k = play[c]
+        if k > 0:
+            hand[c] -= k
+            tc[c] += k
+            pl[c] += k
+            v = sh[c] - k
+            sh[c] = v if v > 0 else 0
+            for _ in range(k):
+                s.log_seat[nlog] = seat
+                s.log_card[nlog] = c
+                s.log_trick[nlog] = t
+                nlog += 1
+    s.nlog = nlog
+
+
+@njit(cache=True)
+def _execute_lead_bits(s, ws, esm, rs, bb):
+    """_execute_lead_r with the same writes (record and verdict), computed on bit sets: the rollout's
+    card sets bb (make_bb, equal to the record) and 16-bit position masks. SJ-7.2: while no position
+    holds two different selected cards every component key names one component, so the canonical
+    decomposition is greedy (as _decomp_fast): take the greatest key (size k L, then k, then top),
+    where the key of copies k is the longest run of positions holding >= k copies (L = 1 for k = 1),
+    then lower the masks under the run by k. SJ-7.4: the throw check on the followers' position
+    masks of esuit e. An ambiguous selection (the SJ-7.2 search) goes to _execute_lead_r."""
+    sel = s.sel
+    pst = s.pos_tab
+    ldr = s.actor
+    one = np.uint64(1)
+    sb = bb[BB_SEL + 1]
+    if popcount(sb) == 1:
+        # one distinct card: a single or a tuple, an ordinary lead (SJ-7.3)
+        c = np.int64(lowest_bit(sb))
+        k = sel[c]
+        s.fm = 1
+        s.fk[0] = k
+        s.fL[0] = 1
+        s.ftop[0] = pst[c]
+        _play_one(s, ldr, c, k)
+        sel[c] = 0
+        s.nsel = 0
+        s.lead_n = k
+        s.lead_esuit = s.es_tab[c]
+        s.leader = ldr
+        s.ntp = 1
+        s.actor = (ldr + 1) % 4
+        s.phase = FOLLOW
+        return
+    for k in range(16):
+        rs[RS_PK + k] = 0
+    occ = 0
+    x = sb
+    c = 0
+    while x != 0:
+        c = np.int64(lowest_bit(x))
+        x &= x - one
+        p = pst[c]
+        if (occ >> p) & 1:
+            _execute_lead_r(s, ws)
+            return
+        occ |= 1 << p
+        rs[p] = c
+        for k in range(1, sel[c] + 1):
+            rs[RS_PK + k] |= 1 << p
+    D = ws[WS_CFG + C_DECKS]
+    e = s.es_tab[c]
+    # canonical decomposition into ws's component arrays (k at 134, L at 198, top at 262, cards at 326)
+    m = 0
+    while True:
+        bs = -1
+        bk = 0
+        bt = 0
+        bL = 0
+        for k in range(D, 0, -1):
+            M = rs[RS_PK + k]
+            if M == 0:
+                continue
+            if k == 1:
+                L = 1
+                top = highest_bit(np.uint64(M))
+            else:
+                X = M
+                L = 0
+                last = 0
+                while X != 0:
+                    L += 1
+                    last = X
+                    X &= X >> 1
+                top = highest_bit(np.uint64(last)) + L - 1
+            sz = k * L
+            if sz > bs or (sz == bs and (k > bk or (k == bk and top > bt))):
+                bs = sz
+                bk = k
+                bt = top
+                bL = L
+        if bs < 0:
+            break
+        lo = bt - bL + 1
+        for w in range(bL):
+            ws[326 + NPOS * m + w] = rs[lo + w]
+        ws[134 + m] = bk
+        ws[198 + m] = bL
+        ws[262 + m] = bt
+        m += 1
+        R = ((1 << bL) - 1) << lo
+        for j in range(1, D + 1):
+            rs[RS_PK + j] = (rs[RS_PK + j] & ~R) | (rs[RS_PK + j + bk] & R)
+    forced = -1
+    # SJ-7.4 throw check as in _execute_lead_r: pm[5 dq + k] bit p iff seat leader+dq holds some
+    # card of position p at least k times
+    em = esm[e]
+    for dq in range(1, 4):
+        q = (ldr + dq) % 4
+        for k in range(5):
+            M = 0
+            if 1 <= k <= D:
+                x = bb[8 * q + k] & em
+                while x != 0:
+                    M |= 1 << pst[lowest_bit(x)]
+                    x &= x - one
+            rs[RS_PM + 5 * dq + k] = M
+    fsz = 0
+    ftop = 0
+    fmin = 0
+    for j in range(m):
+        k = ws[134 + j]
+        L = ws[198 + j]
+        tj = ws[262 + j]
+        lo = tj - L + 2
+        if lo < 0:
+            lo = 0
+        beaten = False
+        for dq in range(1, 4):
+            M = rs[RS_PM + 5 * dq + k]
+            R = M
+            for i in range(1, L):
+                R &= M >> i
+            if (R >> lo) != 0:
+                beaten = True
+                break
+        if beaten:
+            sz = k * L
+            mn = 99
+            for w in range(L):
+                if ws[326 + NPOS * j + w] < mn:
+                    mn = ws[326 + NPOS * j + w]
+            if forced < 0 or sz < fsz or (sz == fsz and (tj < ftop or (tj == ftop and mn < fmin))):
+                forced = j
+                fsz = sz
+                ftop = tj
+                fmin = mn
+    play = ws[2518:2572]
+    if forced >= 0:
+        x = sb
+        while x != 0:
+            play[np.int64(lowest_bit(x))] = 0
+            x &= x - one
+        for w in range(ws[198 + forced]):
+            play[ws[326 + NPOS * forced + w]] += ws[134 + forced]
+        nf = s.nft
+        s.ft_seat[nf] = ldr
+        s.ft_trick[nf] = s.ntricks
+        att = s.ft_att[nf]
+        for c in range(54):
+            att[c] = sel[c]
+        nret = 0
+        x = sb
+        while x != 0:
+            c = np.int64(lowest_bit(x))
+            x &= x - one
+            ret = sel[c] - play[c]
+            nret += ret
+            if ret > s.shown[ldr, c]:
+                s.shown[ldr, c] = ret
+        s.nft = nf + 1
+        pmode = ws[WS_CFG + C_PENALTY]
+        if pmode != 0:
+            pts = ws[WS_CFG + C_PEN_PTS] if pmode == 1 else ws[WS_CFG + C_PEN_PTS] * nret
+            if ldr % 2 == s.banker % 2:
+                s.penalty += pts
+            else:
+                s.penalty -= pts
+        s.fm = 1
+        s.fk[0] = ws[134 + forced]
+        s.fL[0] = ws[198 + forced]
+        s.ftop[0] = ws[262 + forced]
+    else:
+        x = sb
+        while x != 0:
+            c = np.int64(lowest_bit(x))
+            x &= x - one
+            play[c] = sel[c]
+        s.fm = m
+        for j in range(m):
+            s.fk[j] = ws[134 + j]
+            s.fL[j] = ws[198 + j]
+            s.ftop[j] = ws[262 + j]
+    n = 0
+    x = sb
+    while x != 0:
+        c = np.int64(lowest_bit(x))
+        x &= x - one
+        n += play[c]
+        sel[c] = 0
+    s.nsel = 0
+    _play_cards_bits(s, ldr, play, sb)
+    s.lead_n = n
+    s.lead_esuit = e
+    s.leader = ldr
+    s.ntp = 1
+    s.actor = (ldr + 1) % 4
+    s.phase = FOLLOW
+
+
 @njit(cache=True)
 def _execute_lead(st, b, cfg):
     _execute_lead_ws(st, b, cfg, make_ws())
@@ -1829,16 +2082,111 @@ def _legal_bits_r(s, esm):
 
 
 @njit(cache=True)
-def _rollout_one(st, b, cfg, rng, mask, ws, esm):
+def _hand_bits_seat(s, bb, seat):
+    """bb's sets of one seat from its hand counts."""
+    for k in range(8):
+        bb[8 * seat + k] = 0
+    hp = s.hand[seat]
+    for c in range(54):
+        for k in range(1, hp[c] + 1):
+            bb[8 * seat + k] |= np.uint64(1) << np.uint64(c)
+
+
+@njit(cache=True)
+def _hand_bits_all(s, bb):
+    """bb from the record: every seat's sets and the selection's."""
+    for seat in range(4):
+        _hand_bits_seat(s, bb, seat)
+    for k in range(8):
+        bb[BB_SEL + k] = 0
+    sel = s.sel
+    for c in range(54):
+        for k in range(1, sel[c] + 1):
+            bb[BB_SEL + k] |= np.uint64(1) << np.uint64(c)
+
+
+@njit(cache=True)
+def _legal_bits_inc(s, esm, bb, D):
+    """_legal_bits_r from the incremental sets bb (the same bit set, or 0 where _legal_bits_r gives
+    0): no scan of the 54 counts."""
+    ph = s.phase
+    one = np.uint64(1)
+    seat = s.actor
+    av = np.uint64(0)
+    for k in range(1, D + 1):
+        av |= bb[8 * seat + k] & ~bb[BB_SEL + k]
+    if ph == BURY:
+        return av
+    if ph == LEAD:
+        if s.nsel == 0:
+            return av
+        es = s.es_tab[lowest_bit(bb[BB_SEL + 1])]
+        return (av & esm[es]) | (one << np.uint64(A_DONE))
+    if ph != FOLLOW:
+        return np.uint64(0)
+    e = s.lead_esuit
+    n = s.lead_n
+    em = esm[e]
+    h = 0
+    ssel = 0
+    top = 0
+    for k in range(1, D + 1):
+        he = bb[8 * seat + k] & em
+        if he != 0:
+            top = k
+        h += np.int64(popcount(he))
+        ssel += np.int64(popcount(bb[BB_SEL + k] & em))
+    if h <= n:
+        # SJ-8.2(a): every s card, and other cards while fewer than n - h of them are selected
+        if s.nsel - ssel < n - h:
+            return av
+        return av & em
+    multi = False
+    for j in range(s.fm):
+        if s.fk[j] >= 2:
+            multi = True
+    if not multi:
+        return av & em
+    if s.fm == 1 and s.fL[0] == 1:
+        # one tuple of k led (as _legal_bits_r): t = min(k, largest count of s) (SJ-8.3); the
+        # optimal assignments are t copies of one card x
+        t = min(top, s.fk[0])
+        if t < 2:
+            return av & em
+        nsel = s.nsel
+        sel = s.sel
+        allow = np.uint64(0)
+        x_set = bb[8 * seat + t] & em
+        while x_set != 0:
+            x = lowest_bit(x_set)
+            x_set &= x_set - one
+            base = nsel + (t - sel[x] if t > sel[x] else 0)
+            if base > n:
+                continue
+            if base + 1 <= n:
+                return av & em
+            if t > sel[x]:
+                allow |= one << x
+        return allow & av
+    return np.uint64(0)
+
+
+@njit(cache=True)
+def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
     """Play game b with uniformly random legal actions (each decision uniform over its legal
     mask) until it ends or needs a deal; returns the decisions played. Each action is drawn exactly
     as random_legal(rng, b, legal mask) draws it (same generator use, same action), from the
     _legal_bits set where that applies (no 84-entry mask); the step is step_ws's, with BURY, LEAD and
-    FOLLOW applied on the record (_apply_play_r). ws must hold the config (set_ws_cfg)."""
+    FOLLOW applied on the record (_apply_play_r, multi-card leads by _execute_lead_bits). Without
+    auto_forced the legal bits come from card sets kept up to date across the plays
+    (_legal_bits_inc; bb: make_bb, rs: make_rs). ws must hold the config (set_ws_cfg)."""
     s = st[b]
     auto = cfg[C_AUTO]
+    D = cfg[C_DECKS]
+    one = np.uint64(1)
     n = 0
     key = -1
+    fresh = False    # bb holds the record's card sets (rebuilt after declaring or naming trump)
     while s.phase <= FOLLOW:
         ph = s.phase
         bits = np.uint64(0)
@@ -1847,7 +2195,13 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm):
             if k2 != key:
                 _esuit_bits_r(s, esm)
                 key = k2
-            bits = _legal_bits_r(s, esm)
+            if auto:
+                bits = _legal_bits_r(s, esm)
+            else:
+                if not fresh:
+                    _hand_bits_all(s, bb)
+                    fresh = True
+                bits = _legal_bits_inc(s, esm, bb, D)
         if bits == 0:
             legal_mask(st, b, cfg, mask)
             a = random_legal(rng, b, mask)
@@ -1855,13 +2209,37 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm):
             a = nth_set_bit(bits, rng_below(rng, b, np.int64(popcount(bits))))
         for i in range(4):
             s.rewards[i] = 0.0
-        if ph >= BURY:
+        nlog0 = s.nlog
+        if ph == LEAD and a == A_DONE and fresh:
+            _execute_lead_bits(s, ws, esm, rs, bb)
+        elif ph >= BURY:
             if _apply_play_r(s, a, ws):
                 _finish_hand(st, b, cfg)
         else:
             _apply(st, b, cfg, a, ws)
+            fresh = False
         if auto:
             _auto(st, b, cfg, mask, ws)
+        elif fresh and s.phase <= FOLLOW:
+            # keep bb equal to the record: the selection grew by a or was cleared by a play or
+            # the bury; a play took the logged cards from its seat's hand
+            if s.nsel == 0:
+                for k in range(1, D + 1):
+                    bb[BB_SEL + k] = 0
+            else:
+                bb[BB_SEL + s.sel[a]] |= one << np.uint64(a)
+            if ph == BURY and s.phase != BURY:
+                _hand_bits_seat(s, bb, s.banker)
+            for i in range(nlog0, s.nlog):
+                seat = s.log_seat[i]
+                c = s.log_card[i]
+                v = s.hand[seat, c]
+                cb = one << np.uint64(c)
+                for k in range(1, D + 1):
+                    if v >= k:
+                        bb[8 * seat + k] |= cb
+                    else:
+                        bb[8 * seat + k] &= ~cb
         n += 1
     return n
 
@@ -1901,8 +2279,10 @@ def batch_rollout(st, cfg, rng):
     ws = make_ws()
     set_ws_cfg(ws, cfg)
     esm = np.zeros(5, np.uint64)
+    rs = make_rs()
+    bb = make_bb()
     for b in range(st.shape[0]):
-        n += _rollout_one(st, b, cfg, rng, mask, ws, esm)
+        n += _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb)
     return n
 
 
@@ -1928,9 +2308,25 @@ def sync_info(st, b, cfg, mask, info, rewards):
 
 @njit(cache=True)
 def env_step(st, b, cfg, a, mask, info, rewards):
-    """One AEC step in one call: apply action a, run everything automatic, report (sync_info)."""
+    """One AEC step in one call: apply action a, run everything automatic, report (sync_info; info
+    must hold the report of the state before the step). Returns what the step changed, in the terms of
+    the AEC adapter's quick step (cardzoo.aec `_game_quick_step`): the seat to act next when the step
+    was quiet (the same phase, the same result, nobody paid, a seat still to act), -3 - that seat
+    (cardzoo.aec.PHASE_STEP) when it was quiet except that the phase changed, else -1."""
+    phase = info[1]
+    r_valid = info[4]
+    r_key = info[5]
     step_one(st, b, cfg, a)
     sync_info(st, b, cfg, mask, info, rewards)
+    actor = info[0]
+    if actor < 0 or info[4] != r_valid or info[5] != r_key:
+        return -1
+    for i in range(4):
+        if rewards[i] != 0.0:
+            return -1
+    if info[1] != phase:
+        return -3 - actor
+    return actor
 
 
 def make_rng(seed, n):
@@ -2073,21 +2469,84 @@ def _enum(cl, L, lo, hi, extra, anysize, base, out, count, filt, hand_e, ctarget
              np.int64(ncomp), best_q, np.int64(D), np.int64(n))
 
 
+LP_WS = 768   # int64 work of the enumerator (legal_plays_ws)
+
+
 @njit(cache=True)
 def legal_plays(st, b, cfg, out):
     """Every complete legal play of the current BURY/LEAD/FOLLOW decision that contains the current
     selection, as card-count vectors in out[i, 0:54]. Returns the number of such plays; when that
     exceeds out.shape[0] the plays are not all written (a family too large for out is counted, not
-    listed; a negative value means a filtered follow family too large to search). Other phases: 0."""
+    listed; a negative value means a filtered follow family too large to search). Other phases: 0.
+    Rows 0..min(count, out.shape[0]) - 1 are written in full: out's prior contents never matter."""
+    return legal_plays_ws(st, b, cfg, out, np.empty(LP_WS, np.int64))
+
+
+@njit(cache=True)
+def _follow_fast(s, out):
+    """The common FOLLOW decisions with nothing selected (s.nsel == 0), listed directly: the same plays
+    in the same order as the general path of legal_plays_ws. Returns the count, or -1 where the
+    general path must run (a led tuple/tractor/throw that the follower can fill from the led esuit)."""
+    p = s.actor
+    e = s.lead_esuit
+    n = s.lead_n
+    hp = s.hand[p]
+    est = s.es_tab
+    cap = out.shape[0]
+    h = 0
+    for c in range(54):
+        if est[c] == e:
+            h += hp[c]
+    k = 0
+    if h > n:
+        if n != 1:
+            return -1
+        # SJ-8.1: a single led and the follower holds its esuit: each held card of it alone, in card
+        # order (the general path's one-free-card listing)
+        for c in range(54):
+            if est[c] == e and hp[c] > 0:
+                if k < cap:
+                    for c2 in range(54):
+                        out[k, c2] = 0
+                    out[k, c] = 1
+                k += 1
+        return k
+    if n - h > 1:
+        return -1
+    # SJ-8.2(a): every held card of the led esuit, plus (n = h + 1) any one other card. The general
+    # path lists the other card's choices in product order over ascending cards, i.e. the last card
+    # first: descending here
+    if n == h:
+        if cap > 0:
+            for c2 in range(54):
+                out[0, c2] = hp[c2] if est[c2] == e else 0
+        return 1
+    for c in range(53, -1, -1):
+        if est[c] != e and hp[c] > 0:
+            if k < cap:
+                for c2 in range(54):
+                    out[k, c2] = hp[c2] if est[c2] == e else 0
+                out[k, c] = 1
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def legal_plays_ws(st, b, cfg, out, w):
+    """legal_plays with its int64 work w (length >= LP_WS) passed in, so that batch callers allocate
+    it once; w's prior contents never matter."""
     s = st[b]
     ph = s.phase
+    if ph == FOLLOW and s.nsel == 0:
+        k = _follow_fast(s, out)
+        if k >= 0:
+            return k
     lvl = s.hand_level
     trump = s.trump
     D = cfg[C_DECKS]
     est = s.es_tab   # esuits (SJ-3.3); trump is fixed in BURY, LEAD and FOLLOW
-    # one work allocation, carved into views; only count, lo, base and hand_e are read before being
+    # one work array, carved into views; only count, lo, base and hand_e are read before being
     # written (cl/hi are read for listed cards only, the rest is scratch)
-    w = np.empty(768, np.int64)
     w[0:109] = 0
     w[163:217] = 0
     w[293:347] = 0
@@ -2231,8 +2690,9 @@ def legal_plays(st, b, cfg, out):
 @njit(cache=True)
 def batch_legal_plays_count(st, cfg, out_counts, buf):
     """Enumerate the legal plays of every game (a benchmark/search helper); out_counts[b] = count."""
+    w = np.empty(LP_WS, np.int64)
     for b in range(st.shape[0]):
-        out_counts[b] = legal_plays(st, b, cfg, buf)
+        out_counts[b] = legal_plays_ws(st, b, cfg, buf, w)
 
 
 # ---------------------------------------------------------------------------------------------

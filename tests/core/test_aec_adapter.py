@@ -187,3 +187,44 @@ def test_wrapper_copies_stay_in_step_with_their_env():
     assert twin.unwrapped.pile == 3 and env.unwrapped.pile == 4
     assert twin.infos is twin.unwrapped.infos and env.infos is env.unwrapped.infos
     assert twin.agent_selection == "player_0" and env.agent_selection == "player_1"
+    twin2 = copy.deepcopy(env)  # a copy taken mid-episode steps its own env only
+    twin2.step(1)
+    assert twin2.unwrapped.pile == 2 and env.unwrapped.pile == 4 and env.agent_selection == "player_1"
+
+
+def test_wrapper_agent_iter_still_needs_a_step_per_agent():
+    """The wrapper steps through the env's own step (no wrapper call); PettingZoo's agent_iter check
+    that a loop steps or resets before the next agent still holds, as with OrderEnforcingWrapper."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    for env in (wrap(Nim()), OrderEnforcingWrapper(Nim())):
+        env.reset(seed=1)
+        it = iter(env.agent_iter())
+        next(it)
+        with pytest.raises(AssertionError, match="need to call step"):
+            next(it)
+        env.reset(seed=1)
+        it = iter(env.agent_iter())
+        next(it)
+        env.step(0)
+        next(it)
+        env.reset(seed=2)
+        next(it)
+
+
+def test_wrapper_subclass_with_its_own_step_keeps_it():
+    """Only the wrapper's own step is replaced by the env's bound step: a subclass's step still runs."""
+    from cardzoo.aec import _OrderEnforcing
+
+    calls = []
+
+    class Counting(_OrderEnforcing):
+        def step(self, action):
+            calls.append(action)
+            super().step(action)
+
+    env = Counting(Nim())
+    env.reset(options={"pile": 5})
+    env.step(0)
+    env.step(1)
+    assert calls == [0, 1] and env.unwrapped.pile == 2

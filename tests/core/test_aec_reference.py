@@ -118,12 +118,20 @@ def play_against_reference(make_env, make_ref, games: int, seed: int, observe_ev
         env.reset(seed=s)
         ref.reset(seed=s)
         _compare(env, ref, True, f"game {game} seed {s} after reset")
+        # Some of the masks the actor was handed, with their bytes then: later steps must not change
+        # them. Only some: an env may reuse a mask array nobody else references (LOPTI and Sheng Ji
+        # do), so keeping every one would keep that path from running here.
+        kept = []
         while env.agents:
             agent = env.agent_selection
             if env.terminations[agent] or env.truncations[agent]:
                 action = None
             else:
-                legal = np.flatnonzero(env.infos[agent]["action_mask"])
+                mask = env.infos[agent]["action_mask"]
+                if rnd.random() < 0.3:
+                    kept.append((mask, mask.tobytes(), steps))
+                legal = np.flatnonzero(mask)
+                del mask
                 action = int(legal[rnd.randrange(len(legal))])
                 if rnd.random() < 0.1:  # the adapter's slow path (any integral type) in between
                     action = np.int64(action)
@@ -132,6 +140,8 @@ def play_against_reference(make_env, make_ref, games: int, seed: int, observe_ev
             steps += 1
             _compare(env, ref, steps % observe_every == 0 or not env.agents or action is None,
                      f"game {game} seed {s} step {steps} action {action!r}")
+        for mask, then, step in kept:
+            assert mask.tobytes() == then, f"game {game} seed {s}: the mask handed out at step {step} changed"
     return steps
 
 
@@ -161,6 +171,8 @@ CASES = [
     ("courtpiece-single_sar", lambda: _courtpiece(variant="single_sar"), 40, 300),
     ("courtpiece-mendi_coat", lambda: _courtpiece(variant="mendi_coat"), 40, 300),
     ("shengji", lambda: _shengji(), 4, 200),
+    ("shengji-3-after_deal", lambda: _shengji(decks=3, declaration_mode="after_deal"), 1, 40),
+    ("shengji-match", lambda: _shengji(decks=1, episode="match", max_hands=3), 1, 40),
 ]
 IDS = [c[0] for c in CASES]
 
@@ -176,6 +188,20 @@ def test_env_matches_from_scratch_reference(name, factory, games, _):
 def test_env_matches_from_scratch_reference_long(name, factory, _, games):
     make_env, make_ref = factory()
     assert play_against_reference(make_env, make_ref, games, seed=1000 + len(name), observe_every=3) > games
+
+
+def test_kept_mask_check_can_fail():
+    """A mask array the env writes over in place on a later step (what reusing one buffer would do) is caught."""
+    import lopti_env
+
+    class Reused(lopti_env.raw_env):
+        def _game_mask(self):
+            return self._mask_i8  # the state's own mask: every step rewrites it
+
+    from cardzoo.aec import wrap
+    with pytest.raises(AssertionError, match="changed"):
+        play_against_reference(lambda: wrap(Reused(num_players=2)),
+                               lambda: reference_class(lopti_env.raw_env)(num_players=2), 1, seed=1)
 
 
 def test_reference_comparison_can_fail():

@@ -2,9 +2,11 @@
 
 legal_plays lists, for BURY, LEAD and every FOLLOW whose format has no tuple (or whose follower
 cannot fill the led esuit, SJ-8.2(a)), the multisets lo <= x <= hi of a card list in lexicographic
-order; here itertools.product gives that listing from the spec's description of the decision
-(section 4: every complete play containing the selection), on random positions of random hands,
-with and without a selection. The order is part of the check: agents index plays by it.
+order (a follow that one card of the led esuit completes: those cards in ascending order); here
+itertools.product gives that listing from the spec's description of the decision (section 4: every
+complete play containing the selection), on random positions of random hands, with and without a
+selection. The order is part of the check: agents index plays by it. The output buffer starts dirty:
+its prior contents must not matter (BatchGame.legal_plays reuses one).
 """
 import itertools
 
@@ -85,7 +87,11 @@ def _plays(s, cfg):
     cards = [c for c in range(54) if hand_of[c] > 0 and est[c] == e]
     ns = sum(sel[c] for c in cards)
     if n - ns == 1:
-        return None
+        # one card completes the play (SJ-8.1): selection + each card of s with a spare copy, in
+        # ascending card order (not the product order of the general listing)
+        lo = np.zeros(54, int)
+        lo[cards] = sel[cards]
+        return [lo + np.eye(54, dtype=int)[c] for c in cards if hand_of[c] > sel[c]]
     return _listing(hand_of, sel, cards, np.zeros(54, int), n - ns)
 
 
@@ -96,6 +102,7 @@ def test_enumerator_order_matches_product_listing(D):
     g.reset(seed=900 + D)
     rng = np.random.default_rng(D)
     buf = np.zeros((4096, 54), np.int8)
+    dirty = np.random.default_rng(D).integers(-128, 128, buf.shape).astype(np.int8)
     checked = 0
     while not g.done.all() and checked < 600:
         st = g._st
@@ -105,6 +112,7 @@ def test_enumerator_order_matches_product_listing(D):
             ref = _reference(st[b], g._cfg)
             if ref is None or len(ref) > buf.shape[0] or len(ref) > 2000:
                 continue
+            buf[:] = dirty
             m = K.legal_plays(st, b, g._cfg, buf)
             assert m == len(ref), f"phase {int(st[b]['phase'])}"
             got = buf[:m].astype(int)
@@ -116,3 +124,81 @@ def test_enumerator_order_matches_product_listing(D):
         a[mask.sum(axis=1) == 0] = -1
         g.step(a)
     assert checked > 100
+
+
+@pytest.mark.parametrize("D", [1, 2, 3, 4])
+def test_follow_positions_match_product_listing(D):
+    """The benchmark's positions (benchmarks/throughput.py:bench_legal_plays): FOLLOW with nothing
+    selected, reached by random play. Single leads and SJ-8.2(a) short follows take the enumerator's
+    fast exits; every listing must still be the plain one, in the same order, on a dirty buffer."""
+    n = 64
+    g = shengji_env.BatchGame(n, decks=D)
+    g.reset(seed=40 + D)
+    rng = np.random.default_rng(10 + D)
+    buf = np.empty((4096, 54), np.int8)
+    checked = 0
+    while not g.done.all() and checked < 600:
+        st = g._st
+        for b in np.flatnonzero((st["phase"] == K.FOLLOW) & (st["nsel"] == 0)):
+            ref = _reference(st[b], g._cfg)
+            if ref is None or len(ref) > buf.shape[0]:
+                continue
+            buf[:] = rng.integers(-128, 128, buf.shape).astype(np.int8)
+            m = K.legal_plays(st, b, g._cfg, buf)
+            assert m == len(ref)
+            assert (buf[:m].astype(int) == np.array(ref, int).reshape(m, 54)).all()
+            checked += 1
+        mask = g.legal_mask()
+        u = rng.random(mask.shape) * mask
+        a = u.argmax(axis=1)
+        a[mask.sum(axis=1) == 0] = -1
+        g.step(a)
+    assert checked > 100
+
+
+def _short_follow(rng, D):
+    """A FOLLOW record (nothing selected) whose follower holds at most n cards of the led esuit
+    (SJ-8.2(a)), often none, with a few or many other cards."""
+    from cardzoo.cards import card_text
+    lvl = int(rng.integers(13))
+    trump = int(rng.integers(5))
+    est = np.array([K.card_esuit(c, lvl, trump) for c in range(54)])
+    e = int(rng.choice(np.unique(est)))   # the trump suit's own esuit is TRUMP (SJ-3.3)
+    pool = np.full(54, D)
+    n = int(rng.integers(1, 5))
+    h = int(rng.integers(0, n + 1)) if rng.random() < 0.5 else 0
+
+    def draw(cards, k):
+        got = []
+        while len(got) < k:
+            c = int(rng.choice(cards))
+            if pool[c] > 0:
+                pool[c] -= 1
+                got.append(c)
+        return got
+
+    scards = np.flatnonzero(est == e)
+    lead = draw(scards, n)
+    hand = draw(scards, h) + draw(np.flatnonzero(est != e), n - h + int(rng.integers(0, 12)))
+    text = lambda cs: " ".join(card_text(c) for c in sorted(cs))
+    return K._follow_state(text(lead), text(hand), lvl, K._TRUMPS[trump], D)
+
+
+@pytest.mark.parametrize("D", [1, 2, 3, 4])
+def test_short_follows_match_product_listing(D):
+    """SJ-8.2(a) follows (every held card of the led esuit, the rest from the others): the fast
+    exits (n <= h + 1) and the general listing, same plays in the same order, on a dirty buffer."""
+    rng = np.random.default_rng(70 + D)
+    buf = np.empty((4096, 54), np.int8)
+    checked = 0
+    for _ in range(300):
+        st, cfg = _short_follow(rng, D)
+        ref = _reference(st[0], cfg)
+        if ref is None or len(ref) > buf.shape[0]:
+            continue
+        buf[:] = rng.integers(-128, 128, buf.shape).astype(np.int8)
+        m = K.legal_plays(st, 0, cfg, buf)
+        assert m == len(ref)
+        assert (buf[:m].astype(int) == np.array(ref, int).reshape(m, 54)).all()
+        checked += 1
+    assert checked > 200
