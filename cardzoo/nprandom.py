@@ -19,7 +19,9 @@ draws here. Every function reproduces numpy's algorithm exactly (numpy >= 1.17 G
 A generator's state is one uint64 row of STATE_WORDS: state high/low, increment high/low, has_uint32,
 uinteger. ``to_generator(row)`` hands it to a real numpy Generator when Python must draw on (redeals,
 change cards): the next draws are then exactly those the per-game generator would have made.
-tests/core/test_nprandom.py checks all of it against numpy on thousands of seeds.
+Batch use: ``seeded_states(seeds)`` (or ``seeded_states(seeds, (1,))`` for default_rng([s, 1])),
+then ``permutation_rows`` / ``integers_rows`` draw for every game in one call, in call order per
+game. tests/core/test_nprandom.py checks all of it against the installed numpy on thousands of seeds.
 """
 from __future__ import annotations
 
@@ -45,7 +47,6 @@ _MIX_MULT_L = np.uint64(0xCA01F9DD)
 _MIX_MULT_R = np.uint64(0x4973F715)
 _XSHIFT = np.uint64(16)
 POOL_SIZE = 4
-_MAX_ENTROPY_WORDS = 64
 
 
 # ---- 128-bit arithmetic on (high, low) uint64 pairs ---------------------------------------------
