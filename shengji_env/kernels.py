@@ -15,6 +15,7 @@ from cardzoo.cards import highest_bit, lowest_bit, nth_set_bit, popcount, random
 from .config import (C_ALLOW_NT, C_AUTO, C_DECKS, C_DECL_MODE, C_EPISODE, C_FIRST_BANKER, C_FLIP, C_H, C_K,
                      C_KMULT, C_MAX_HANDS, C_MAX_REDEALS, C_MUST_DEFEND, C_NODECL, C_PEN_PTS, C_PENALTY,
                      C_REWARD)
+from .state import MAX_COMP
 
 # phases (0..5 are the section 9.2 phases; 6..8 are automatic and never visible outside a call)
 DECLARE = 0
@@ -252,6 +253,146 @@ def _decomp(cnt, pc, pn, D, ok, oL, otop, ocards):
                 oL[i] = nL[i]
                 otop[i] = nt[i]
                 ocards[i, :] = ncs[i]
+    return bestm
+
+
+# _decomp_ns scratch: one block of DS_BLK int64 a recursion depth (at most MAX_COMP deep): component
+# k/L/top (64,) at 0/64/128, cards (64, 16) at 192, the candidate list k/L/top (65,) at
+# 1216/1281/1346, its cards (65, 16) at 1411, the chosen cards (16,) at 2451, sort scratch at 2467
+DS_BLK = 2560
+
+
+@njit(cache=True)
+def _cmp_comp_ns(k1, L1, t1, c1, k2, L2, t2, c2, tmp):
+    """_cmp_comp without allocation: the index tuples are sorted in tmp (32,)."""
+    s1 = k1 * L1
+    s2 = k2 * L2
+    if s1 != s2:
+        return 1 if s1 > s2 else -1
+    if k1 != k2:
+        return 1 if k1 > k2 else -1
+    if t1 != t2:
+        return 1 if t1 > t2 else -1
+    for i in range(L1):
+        v = c1[i]
+        j = i
+        while j > 0 and tmp[j - 1] > v:
+            tmp[j] = tmp[j - 1]
+            j -= 1
+        tmp[j] = v
+        v = c2[i]
+        j = i
+        while j > 0 and tmp[16 + j - 1] > v:
+            tmp[16 + j] = tmp[16 + j - 1]
+            j -= 1
+        tmp[16 + j] = v
+    for i in range(L1):
+        if tmp[i] != tmp[16 + i]:
+            return 1 if tmp[i] > tmp[16 + i] else -1
+    return 0
+
+
+@njit(cache=True)
+def _cmp_list_ns(m1, k1, L1, t1, c1, m2, k2, L2, t2, c2, tmp):
+    """_cmp_list without allocation (_cmp_comp_ns)."""
+    mm = min(m1, m2)
+    for i in range(mm):
+        s1 = k1[i] * L1[i]
+        s2 = k2[i] * L2[i]
+        if s1 != s2:
+            return 1 if s1 > s2 else -1
+        if k1[i] != k2[i]:
+            return 1 if k1[i] > k2[i] else -1
+        if t1[i] != t2[i]:
+            return 1 if t1[i] > t2[i] else -1
+    if m1 != m2:
+        return 1 if m1 > m2 else -1
+    for i in range(m1):
+        r = _cmp_comp_ns(k1[i], L1[i], t1[i], c1[i], k2[i], L2[i], t2[i], c2[i], tmp)
+        if r != 0:
+            return r
+    return 0
+
+
+@njit(cache=True)
+def _decomp_ns(cnt, pc, pn, D, ok, oL, otop, ocards, stk, d):
+    """_decomp (the SJ-7.2 search) step for step, with its arrays in the scratch stk (DS_BLK int64
+    a depth, from block d on) instead of allocated: the same components in the same order. Call it
+    with the argument types of its own recursive call (C arrays, d an int64 variable, not a literal):
+    a second specialization calling this one breaks when numba loads it from the cache."""
+    bs, bk, bt, bL = _greatest_key(cnt, pc, pn, D)
+    if bs < 0:
+        return 0
+    pa = -1
+    for p in range(bt - bL + 1, bt + 1):
+        nc = 0
+        for i in range(pn[p]):
+            if cnt[pc[p, i]] >= bk:
+                nc += 1
+        if nc > 1:
+            pa = p
+    nchoice = pn[pa] if pa >= 0 else 1
+    base = d * DS_BLK
+    tk = stk[base:base + 64]
+    tL = stk[base + 64:base + 128]
+    tt = stk[base + 128:base + 192]
+    tc = stk[base + 192:base + 1216].reshape((64, NPOS))
+    nk = stk[base + 1216:base + 1281]
+    nL = stk[base + 1281:base + 1346]
+    nt = stk[base + 1346:base + 1411]
+    ncs = stk[base + 1411:base + 2451].reshape((65, NPOS))
+    cc = stk[base + 2451:base + 2467]
+    tmp = stk[base + 2467:base + 2499]
+    bestm = -1
+    for ch in range(nchoice):
+        if pa >= 0 and cnt[pc[pa, ch]] < bk:
+            continue
+        j = 0
+        for p in range(bt - bL + 1, bt + 1):
+            if p == pa:
+                c = pc[pa, ch]
+            else:
+                c = -1
+                for i in range(pn[p]):
+                    if cnt[pc[p, i]] >= bk:
+                        c = pc[p, i]
+                        break
+            cc[j] = c
+            j += 1
+        for j in range(bL):
+            cnt[cc[j]] -= bk
+        m2 = _decomp_ns(cnt, pc, pn, D, tk, tL, tt, tc, stk, d + 1)
+        for j in range(bL):
+            cnt[cc[j]] += bk
+        # insert the chosen component at its canonical place
+        ins = m2
+        for i in range(m2):
+            if _cmp_comp_ns(bk, bL, bt, cc, tk[i], tL[i], tt[i], tc[i], tmp) >= 0:
+                ins = i
+                break
+        w = 0
+        for i in range(m2 + 1):
+            if i == ins:
+                nk[i] = bk
+                nL[i] = bL
+                nt[i] = bt
+                for q in range(bL):
+                    ncs[i, q] = cc[q]
+            else:
+                nk[i] = tk[w]
+                nL[i] = tL[w]
+                nt[i] = tt[w]
+                for q in range(tL[w]):
+                    ncs[i, q] = tc[w, q]
+                w += 1
+        if bestm < 0 or _cmp_list_ns(m2 + 1, nk, nL, nt, ncs, bestm, ok, oL, otop, ocards, tmp) > 0:
+            bestm = m2 + 1
+            for i in range(bestm):
+                ok[i] = nk[i]
+                oL[i] = nL[i]
+                otop[i] = nt[i]
+                for q in range(nL[i]):
+                    ocards[i, q] = ncs[i, q]
     return bestm
 
 
@@ -1355,10 +1496,12 @@ def _execute_lead_r(s, ws):
 
 
 # rollout scratch (make_rs): position -> selected card (16,) at 0, the selection's position masks by
-# copies k (k = 0..15, zero above D) at RS_PK, the throw check's masks pm[5 dq + k] (20,) at RS_PM
+# copies k (k = 0..15, zero above D) at RS_PK, the throw check's masks pm[5 dq + k] (20,) at RS_PM,
+# the stack of _decomp_ns at RS_STK
 RS_PK = 16
 RS_PM = 32
-RS_SIZE = 64
+RS_STK = 64
+RS_SIZE = RS_STK + (MAX_COMP + 1) * DS_BLK
 
 
 @njit(cache=True)
@@ -1417,7 +1560,7 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
     decomposition is greedy (as _decomp_fast): take the greatest key (size k L, then k, then top),
     where the key of copies k is the longest run of positions holding >= k copies (L = 1 for k = 1),
     then lower the masks under the run by k. SJ-7.4: the throw check on the followers' position
-    masks of esuit e. An ambiguous selection (the SJ-7.2 search) goes to _execute_lead_r."""
+    masks of esuit e. An ambiguous selection takes the SJ-7.2 search (_decomp_ns, allocation-free)."""
     sel = s.sel
     pst = s.pos_tab
     ldr = s.actor
@@ -1444,6 +1587,7 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
     for k in range(16):
         rs[RS_PK + k] = 0
     occ = 0
+    amb = False
     x = sb
     c = 0
     while x != 0:
@@ -1451,8 +1595,7 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
         x &= x - one
         p = pst[c]
         if (occ >> p) & 1:
-            _execute_lead_r(s, ws)
-            return
+            amb = True
         occ |= 1 << p
         rs[p] = c
         for k in range(1, sel[c] + 1):
@@ -1461,7 +1604,26 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
     e = s.es_tab[c]
     # canonical decomposition into ws's component arrays (k at 134, L at 198, top at 262, cards at 326)
     m = 0
-    while True:
+    if amb:
+        # a position holds two different selected cards: the SJ-7.2 search (_decomp_ns, as
+        # _decomp_any does) on the esuit's position table, built as _execute_lead_r builds it
+        pc = ws[0:64].reshape((NPOS, 4))
+        pn = ws[64:80]
+        for p in range(NPOS):
+            pn[p] = 0
+        x = esm[e]
+        while x != 0:
+            c = np.int64(lowest_bit(x))
+            x &= x - one
+            p = pst[c]
+            pc[p, pn[p]] = c
+            pn[p] += 1
+        cnt = ws[80:134]
+        for c in range(54):
+            cnt[c] = sel[c]
+        m = _decomp_ns(cnt, pc, pn, D, ws[134:198], ws[198:262], ws[262:326], ws[326:1350].reshape((64, NPOS)),
+                       rs[RS_STK:], np.int64(0))
+    while not amb:
         bs = -1
         bk = 0
         bt = 0
@@ -2187,6 +2349,11 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
     n = 0
     key = -1
     fresh = False    # bb holds the record's card sets (rebuilt after declaring or naming trump)
+    if s.phase <= FOLLOW:
+        # every step clears the rewards (step_ws); only _finish_hand pays any, and it ends the
+        # loop (OVER or NEED_DEAL), so clearing them before the first decision is the same
+        for i in range(4):
+            s.rewards[i] = 0.0
     while s.phase <= FOLLOW:
         ph = s.phase
         bits = np.uint64(0)
@@ -2207,8 +2374,6 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
             a = random_legal(rng, b, mask)
         else:
             a = nth_set_bit(bits, rng_below(rng, b, np.int64(popcount(bits))))
-        for i in range(4):
-            s.rewards[i] = 0.0
         nlog0 = s.nlog
         if ph == LEAD and a == A_DONE and fresh:
             _execute_lead_bits(s, ws, esm, rs, bb)
