@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import numbers
+import sys
 
 import numpy as np
+from numba import njit
 
 from cardzoo import aec, nprandom
 from cardzoo.batch import BatchGameBase
@@ -119,6 +121,68 @@ def _redeal(st, b, cfg, ep):
     K.start_bazi_at(st, b, cfg, order, dealer)
 
 
+def _kernel_source_stamp() -> int:
+    """A hash of the sources aec_step compiles in (the rule kernels, the state layout, the config
+    indices, the card helpers). numba's on-disk cache keys a function on its own file only, so a cached
+    aec_step would keep running stale copies of kernels.py's functions after kernels.py changed; the
+    stamp is a closure constant of the kernel, and numba's cache index hashes closure constants, so
+    any change of those files selects a fresh compile (as in shengji_env/env.py)."""
+    import hashlib
+    import pathlib
+
+    from cardzoo import cards
+    from courtpiece_env import state
+
+    h = hashlib.sha256()
+    for mod in (K, state, cfgmod, cards):
+        h.update(pathlib.Path(mod.__file__).read_bytes())
+    return int.from_bytes(h.digest()[:7], "little")
+
+
+def _make_aec_step(stamp: int):
+    @njit(cache=True, error_model="numpy")
+    def aec_step(st, cfg, a, neworder, mask_out):
+        """The AEC env's step of game 0 in one call: the actor's legal actions checked first (the
+        same legal_bits its mask was written from), then K.step_one's work, reported in the terms of
+        the adapter's quick step (cardzoo.aec `_game_quick_step`): -2 when `a` is not legal (nothing
+        changed); else the next actor's mask (zeros when none) is in mask_out and the return is that
+        actor when the phase stayed the same, PHASE_STEP - actor (-3 - actor) when only the phase
+        changed, -1 when no seat acts any more (the bazi was decided: CP-9.4, rewards paid; phase
+        OVER, or NEED_DEAL in a match). Only a decided bazi pays or changes the result, so every
+        other step is quiet. For change cards (59) `neworder` holds the new deal order drawn by the caller."""
+        if stamp < 0:  # never; makes the stamp part of the cache key (see _kernel_source_stamp)
+            return -2
+        s = st[0]
+        cards, ex = K.legal_bits(s, cfg)
+        if a < 52:
+            if cards & (K.ONE << np.uint64(a)) == K.ZERO:
+                return -2
+        elif (ex >> (a - 52)) & 1 == 0:
+            return -2
+        phase = s.phase
+        for i in range(4):
+            s.rewards[i] = 0.0
+        K.apply_action(s, cfg, a, neworder)
+        actor = s.actor
+        if actor < 0:  # nobody's mask: all zero (as K.mask_one leaves it)
+            for i in range(mask_out.shape[0]):
+                mask_out[i] = 0
+            return -1
+        cards, ex = K.legal_bits(s, cfg)
+        K._write_mask(cards, ex, mask_out)
+        if s.phase != phase:
+            return -3 - actor
+        return actor
+
+    return aec_step
+
+
+aec_step = _make_aec_step(_kernel_source_stamp())
+_AEC_STEP = aec.KernelEntry(aec_step)
+_refcount = sys.getrefcount
+_FREE = aec.MASK_FREE_REFS  # _refcount(self._mask_before) when nothing but that attribute references it
+
+
 class raw_env(aec.CardGameEnv):
     """Court Piece / Mendi Coat as a PettingZoo AEC env (rules: shared/rules/courtpiece.md)."""
 
@@ -133,14 +197,20 @@ class raw_env(aec.CardGameEnv):
         self._cfg = self.config.to_array()
         super().__init__(4, render_mode)
         _Kernels.load(self._cfg)
-        self._st = new_state(1)
+        self._st = new_state(1)  # one record for the env's whole life: reset rewrites it in place
+        self._f_actor = self._st["actor"]  # field views, read by the hooks that sync everything
+        self._f_phase = self._st["phase"]
         self._ep = None
-        self._result = None
+        self._bazi_result = None  # (not _result: the adapter keeps its own _result, the last one it synced)
         self._neworder = np.zeros((4, 13), np.int8)
-        self._actor_now = -1
-        self._phase_now = OVER
+        # The mask handed out for the current state, and the one before it: the next step writes its
+        # mask into the one before when nobody but this env references it any more (see _mask_out).
+        self._next_mask = np.zeros(NUM_ACTIONS, np.int8)
+        self._mask_before = np.zeros(NUM_ACTIONS, np.int8)
         self._zero_rewards = _NO_REWARDS
         self._rewards_now = self._zero_rewards
+        # the step kernel's compiled entry point at the env's argument types (fixed: see KernelEntry)
+        self._step = _AEC_STEP.at(self._st, self._cfg, 0, self._neworder, self._next_mask)
 
     # ---- hooks -------------------------------------------------------------------------------
     def _game_reset(self, rng, options):
@@ -149,49 +219,92 @@ class raw_env(aec.CardGameEnv):
         _Kernels.begin_one(self._st, 0, self._cfg, order, dealer, score[0], score[1], streak[0], streak[1],
                            bazi_index)
         self._ep = ep
-        self._result = None
+        self._bazi_result = None
         self._refresh()
 
-    def _refresh(self):
-        mask = np.zeros(NUM_ACTIONS, np.int8)
-        _Kernels.mask_one(self._st, 0, self._cfg, mask)
+    def _mask_out(self):
+        """The array the next mask goes into: the mask handed out before the current one when only
+        this env still references it -- the adapter has replaced it in infos by now, and a reference
+        anyone else kept (a variable, a container, a view's base, a tensor sharing it) shows in its
+        reference count, so a mask a user kept is never written again -- else a new one. That saves
+        allocating an array per step."""
+        if _refcount(self._mask_before) == _FREE:
+            return self._mask_before
+        return np.empty(NUM_ACTIONS, np.int8)
+
+    def _new_mask(self, mask):
+        """mask (from _mask_out) now holds the current state's mask."""
+        self._mask_before = self._next_mask
         self._next_mask = mask
-        self._actor_now = int(self._st["actor"][0])
-        self._phase_now = int(self._st["phase"][0])
+
+    def _refresh(self):
+        mask = self._mask_out()
+        _Kernels.mask_one(self._st, 0, self._cfg, mask)
+        self._new_mask(mask)
         self._rewards_now = self._zero_rewards
 
-    def _after_kernel(self, code, mask):
-        actor = (code & 7) - 1
-        if actor < 0:
-            st = self._st
-            buf = np.empty(13, np.int64)
-            _Kernels.result_fields(st, 0, buf)
-            f = buf.tolist()
-            self._result = _result_from(f)
-            rewards = np.array(f[9:13], np.float32)
-            if code >> 3 == NEED_DEAL:
-                _redeal(st, 0, self._cfg, self._ep)
-                self._refresh()
-            else:
-                self._next_mask = mask
-                self._actor_now = actor
-                self._phase_now = OVER
-            self._rewards_now = rewards
-            return
-        self._next_mask = mask
-        self._actor_now = actor
-        self._phase_now = code >> 3
-        self._rewards_now = self._zero_rewards
+    def _timeout_card(self, card):
+        """A card event of CP-12.2 (K.timeout_card_one) with the bookkeeping of a step."""
+        mask = self._mask_out()
+        code = _Kernels.timeout_card_one(self._st, 0, self._cfg, card, mask)
+        self._new_mask(mask)
+        if code & 7:  # actor + 1: a seat still acts
+            self._rewards_now = self._zero_rewards
+        else:
+            self._finished()
+
+    def _finished(self):
+        """The bazi was decided (CP-9.4): its result and rewards; in a match the next deal at once."""
+        st = self._st
+        buf = np.empty(13, np.int64)
+        _Kernels.result_fields(st, 0, buf)
+        f = buf.tolist()
+        self._bazi_result = _result_from(f)
+        rewards = np.array(f[9:13], np.float32)
+        if int(self._f_phase[0]) == NEED_DEAL:
+            _redeal(st, 0, self._cfg, self._ep)
+            self._refresh()
+        self._rewards_now = rewards
 
     def _game_step(self, action):
         if action == 59:
             st = self._st
             self._neworder = self._ep.change_cards_order(st["order"][0], int(st["actor"][0]), int(st["dealer"][0]))
-        mask = np.empty(NUM_ACTIONS, np.int8)
-        self._after_kernel(_Kernels.step_one(self._st, 0, self._cfg, action, self._neworder, mask), mask)
+        mask = self._mask_out()
+        moved = self._step(self._st, self._cfg, action, self._neworder, mask)
+        if moved == -2:  # never from the adapter, which checks the mask first
+            raise ValueError(f"illegal action {action} ({_action_name(action)!r})")
+        self._new_mask(mask)
+        if moved == -1:
+            self._finished()
+        else:
+            self._rewards_now = self._zero_rewards
+
+    def _game_quick_step(self, action):
+        """The adapter's fast path (cardzoo.aec): -2 if the actor's mask refuses action (nothing
+        done), else the step of _game_step, returning what aec_step reports: the next actor after a
+        quiet step, PHASE_STEP - next actor when only the phase changed, -1 when the bazi was decided
+        (the adapter then syncs the result, rewards and ends from the hooks)."""
+        if action == 59:  # change cards (CP-3.6): draws the new deal order first; rare, the plain way
+            if not self._next_mask[59]:
+                return -2
+            self._game_step(59)
+            return -1
+        # _mask_out, inline (this runs once per step)
+        mask = self._mask_before if _refcount(self._mask_before) == _FREE else np.empty(NUM_ACTIONS, np.int8)
+        moved = self._step(self._st, self._cfg, action, self._neworder, mask)
+        if moved == -2:
+            return -2
+        self._mask_before = self._next_mask  # (_new_mask, inline)
+        self._next_mask = mask
+        if moved == -1:
+            self._finished()
+        # (_rewards_now: a quiet step follows a step that paid nobody -- else the adapter takes the
+        # slow path -- so it already holds what this step paid: nothing)
+        return moved
 
     def _game_actor(self):
-        return self._actor_now
+        return int(self._f_actor[0])
 
     def _game_mask(self):
         return self._next_mask
@@ -202,7 +315,7 @@ class raw_env(aec.CardGameEnv):
         return out
 
     def _game_phase(self):
-        return PHASE_NAMES[self._phase_now]
+        return PHASE_NAMES[self._f_phase[0]]
 
     def _game_rewards(self):
         return self._rewards_now
@@ -211,7 +324,7 @@ class raw_env(aec.CardGameEnv):
         return True, False
 
     def _game_result(self):
-        return self._result
+        return self._bazi_result
 
     def _game_render(self):
         hands = [mask_to_cards(int(h)) for h in self._st["hands"][0]]
@@ -227,26 +340,23 @@ class raw_env(aec.CardGameEnv):
         self._require_reset()
         st = self._st
         r = st[0]
-        phase = self._phase_now
-        if phase in (OVER, NEED_DEAL) or self._actor_now < 0:
+        phase = int(self._f_phase[0])
+        if phase in (OVER, NEED_DEAL) or int(self._f_actor[0]) < 0:
             raise ValueError("timeout(): no seat is to act (phase 'over')")
         agent = self.agent_selection
         actor = int(r["actor"])
         fc = int(r["fc"])
-        mask = np.empty(NUM_ACTIONS, np.int8)
         if phase in (CHANGE_CARDS, CHANGE_TRUMP) or (phase in (CALL, HIDE) and actor == fc and not r["passed"]):
             self._cumulative_rewards[agent] = 0.0
             self._game_step(56)
         elif phase in (CALL, HIDE):
             card = self._ep.turned_card(r["order"], fc)
             self._cumulative_rewards[agent] = 0.0
-            a2 = _Kernels.timeout_card_one(st, 0, self._cfg, card, mask)
-            self._after_kernel(a2, mask)
+            self._timeout_card(card)
         elif phase == BAND_HIDE:
             card = self._ep.band_card(r["order"], fc)
             self._cumulative_rewards[agent] = 0.0
-            a2 = _Kernels.timeout_card_one(st, 0, self._cfg, card, mask)
-            self._after_kernel(a2, mask)
+            self._timeout_card(card)
         else:
             legal = np.flatnonzero(self._next_mask)
             cards = legal[legal < 52]
@@ -297,7 +407,6 @@ class _Kernels:
         st = new_state(1)
         order = np.zeros((4, 13), np.int8)
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        cls.step_one = _fast(K.step_one, st, 0, cfg, 0, order, mask)
         cls.timeout_card_one = _fast(K.timeout_card_one, st, 0, cfg, 0, mask)
         cls.mask_one = _fast(K.mask_one, st, 0, cfg, mask)
         cls.observe_one = _fast(observe_one, st, 0, cfg, 0, np.zeros(OBS_SIZE, np.float32))

@@ -1,4 +1,4 @@
-"""Mask arrays of env() (cardzoo/aec.py; LOPTI and Sheng Ji write a step's mask into the array handed
+"""Mask arrays of env() (cardzoo/aec.py; LOPTI, Sheng Ji and Court Piece write a step's mask into the array handed
 out two masks before when nothing but the env references it any more, instead of allocating one per
 step): a mask a user keeps -- the array, a view of it, a memoryview, inside a container -- never
 changes afterwards, every mask handed out equals the legal mask of its state, and the reuse does
@@ -14,7 +14,9 @@ from cardzoo.registry import make
 
 CONFIGS = [("lopti", {"num_players": 2}), ("lopti", {"num_players": 5}),
            ("lopti", {"num_players": 3, "session": True, "session_rounds": 2, "max_moves": 200, "rps_max_throws": 40}),
-           ("shengji", {"decks": 1}), ("shengji", {"decks": 2, "episode": "match", "max_hands": 2})]
+           ("shengji", {"decks": 1}), ("shengji", {"decks": 2, "episode": "match", "max_hands": 2}),
+           ("courtpiece", {"variant": "single_sar"}), ("courtpiece", {"variant": "chhupa_rang", "change_cards": True}),
+           ("courtpiece", {"variant": "mendi_coat", "episode": "match", "match_target": 2})]
 
 
 def _newest(raw):
@@ -22,6 +24,8 @@ def _newest(raw):
     here would itself keep the array from being reused)."""
     if hasattr(raw, "_mask_now"):
         return id(raw._mask_now), id(raw._mask_before)
+    if hasattr(raw, "_next_mask"):  # Court Piece
+        return id(raw._next_mask), id(raw._mask_before)
     return id(raw._cur_mask), id(raw._mask_before)
 
 
