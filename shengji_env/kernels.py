@@ -1695,49 +1695,50 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
         for j in range(1, D + 1):
             rs[RS_PK + j] = (rs[RS_PK + j] & ~R) | (rs[RS_PK + j + bk] & R)
     forced = -1
-    # SJ-7.4 throw check as in _execute_lead_r: pm[5 dq + k] bit p iff seat leader+dq holds some
-    # card of position p at least k times
-    em = esm[e]
-    for dq in range(1, 4):
-        q = (ldr + dq) % 4
-        for k in range(5):
-            M = 0
-            if 1 <= k <= D:
-                x = bb[8 * q + k] & em
-                while x != 0:
-                    M |= 1 << pst[lowest_bit(x)]
-                    x &= x - one
-            rs[RS_PM + 5 * dq + k] = M
-    fsz = 0
-    ftop = 0
-    fmin = 0
-    for j in range(m):
-        k = ws[134 + j]
-        L = ws[198 + j]
-        tj = ws[262 + j]
-        lo = tj - L + 2
-        if lo < 0:
-            lo = 0
-        beaten = False
+    if m >= 2:
+        # SJ-7.4 throw check (a throw has >= 2 components) as in _execute_lead_r: pm[5 dq + k] bit p
+        # iff seat leader+dq holds some card of position p at least k times
+        em = esm[e]
         for dq in range(1, 4):
-            M = rs[RS_PM + 5 * dq + k]
-            R = M
-            for i in range(1, L):
-                R &= M >> i
-            if (R >> lo) != 0:
-                beaten = True
-                break
-        if beaten:
-            sz = k * L
-            mn = 99
-            for w in range(L):
-                if ws[326 + NPOS * j + w] < mn:
-                    mn = ws[326 + NPOS * j + w]
-            if forced < 0 or sz < fsz or (sz == fsz and (tj < ftop or (tj == ftop and mn < fmin))):
-                forced = j
-                fsz = sz
-                ftop = tj
-                fmin = mn
+            q = (ldr + dq) % 4
+            for k in range(5):
+                M = 0
+                if 1 <= k <= D:
+                    x = bb[8 * q + k] & em
+                    while x != 0:
+                        M |= 1 << pst[lowest_bit(x)]
+                        x &= x - one
+                rs[RS_PM + 5 * dq + k] = M
+        fsz = 0
+        ftop = 0
+        fmin = 0
+        for j in range(m):
+            k = ws[134 + j]
+            L = ws[198 + j]
+            tj = ws[262 + j]
+            lo = tj - L + 2
+            if lo < 0:
+                lo = 0
+            beaten = False
+            for dq in range(1, 4):
+                M = rs[RS_PM + 5 * dq + k]
+                R = M
+                for i in range(1, L):
+                    R &= M >> i
+                if (R >> lo) != 0:
+                    beaten = True
+                    break
+            if beaten:
+                sz = k * L
+                mn = 99
+                for w in range(L):
+                    if ws[326 + NPOS * j + w] < mn:
+                        mn = ws[326 + NPOS * j + w]
+                if forced < 0 or sz < fsz or (sz == fsz and (tj < ftop or (tj == ftop and mn < fmin))):
+                    forced = j
+                    fsz = sz
+                    ftop = tj
+                    fmin = mn
     play = ws[2518:2572]
     if forced >= 0:
         x = sb
