@@ -924,6 +924,38 @@ def decl_options(st, b, cfg, p, out):
 
 
 @njit(cache=True)
+def _declare_bits(s, allow_nt):
+    """The DECLARE mask of section 4 (PASS and decl_options' declarations, SJ-4.3/4.5) as a bit set
+    of a - A_PASS (every such action is 55..83), for the rollout's draw without the 84-entry mask."""
+    one = np.uint64(1)
+    p = s.actor
+    lvl = s.hand_level
+    nd = s.ndecl
+    q = -1
+    x = -1
+    jS = 0
+    if nd > 0:
+        q = s.decl_seat[nd - 1]
+        x = s.decl_card[nd - 1]
+        jS = s.decl_cnt[nd - 1]
+    bits = one    # PASS
+    for yi in range(6):
+        if yi < 4:
+            y = yi * 13 + lvl
+            jmin = 1
+        else:
+            if allow_nt == 0:
+                continue
+            y = 48 + yi  # 52, 53
+            jmin = 2
+        cy = s.hand[p, y]
+        for j in range(jmin, cy + 1):
+            if _decl_ok(nd, q, x, jS, p, y, j):
+                bits |= one << np.uint64(decl_action(y, j) - A_PASS)
+    return bits
+
+
+@njit(cache=True)
 def _n_decl(st, b, cfg, p):
     """The number of legal declarations of seat p: decl_options with an empty out (a zero-length
     view, so nothing is allocated)."""
@@ -1663,49 +1695,50 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
         for j in range(1, D + 1):
             rs[RS_PK + j] = (rs[RS_PK + j] & ~R) | (rs[RS_PK + j + bk] & R)
     forced = -1
-    # SJ-7.4 throw check as in _execute_lead_r: pm[5 dq + k] bit p iff seat leader+dq holds some
-    # card of position p at least k times
-    em = esm[e]
-    for dq in range(1, 4):
-        q = (ldr + dq) % 4
-        for k in range(5):
-            M = 0
-            if 1 <= k <= D:
-                x = bb[8 * q + k] & em
-                while x != 0:
-                    M |= 1 << pst[lowest_bit(x)]
-                    x &= x - one
-            rs[RS_PM + 5 * dq + k] = M
-    fsz = 0
-    ftop = 0
-    fmin = 0
-    for j in range(m):
-        k = ws[134 + j]
-        L = ws[198 + j]
-        tj = ws[262 + j]
-        lo = tj - L + 2
-        if lo < 0:
-            lo = 0
-        beaten = False
+    if m >= 2:
+        # SJ-7.4 throw check (a throw has >= 2 components) as in _execute_lead_r: pm[5 dq + k] bit p
+        # iff seat leader+dq holds some card of position p at least k times
+        em = esm[e]
         for dq in range(1, 4):
-            M = rs[RS_PM + 5 * dq + k]
-            R = M
-            for i in range(1, L):
-                R &= M >> i
-            if (R >> lo) != 0:
-                beaten = True
-                break
-        if beaten:
-            sz = k * L
-            mn = 99
-            for w in range(L):
-                if ws[326 + NPOS * j + w] < mn:
-                    mn = ws[326 + NPOS * j + w]
-            if forced < 0 or sz < fsz or (sz == fsz and (tj < ftop or (tj == ftop and mn < fmin))):
-                forced = j
-                fsz = sz
-                ftop = tj
-                fmin = mn
+            q = (ldr + dq) % 4
+            for k in range(5):
+                M = 0
+                if 1 <= k <= D:
+                    x = bb[8 * q + k] & em
+                    while x != 0:
+                        M |= 1 << pst[lowest_bit(x)]
+                        x &= x - one
+                rs[RS_PM + 5 * dq + k] = M
+        fsz = 0
+        ftop = 0
+        fmin = 0
+        for j in range(m):
+            k = ws[134 + j]
+            L = ws[198 + j]
+            tj = ws[262 + j]
+            lo = tj - L + 2
+            if lo < 0:
+                lo = 0
+            beaten = False
+            for dq in range(1, 4):
+                M = rs[RS_PM + 5 * dq + k]
+                R = M
+                for i in range(1, L):
+                    R &= M >> i
+                if (R >> lo) != 0:
+                    beaten = True
+                    break
+            if beaten:
+                sz = k * L
+                mn = 99
+                for w in range(L):
+                    if ws[326 + NPOS * j + w] < mn:
+                        mn = ws[326 + NPOS * j + w]
+                if forced < 0 or sz < fsz or (sz == fsz and (tj < ftop or (tj == ftop and mn < fmin))):
+                    forced = j
+                    fsz = sz
+                    ftop = tj
+                    fmin = mn
     play = ws[2518:2572]
     if forced >= 0:
         x = sb
@@ -2338,8 +2371,8 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
     """Play game b with uniformly random legal actions (each decision uniform over its legal
     mask) until it ends or needs a deal; returns the decisions played. Each action is drawn exactly
     as random_legal(rng, b, legal mask) draws it (same generator use, same action), from the
-    _legal_bits set where that applies (no 84-entry mask); the step is step_ws's, with BURY, LEAD and
-    FOLLOW applied on the record (_apply_play_r, multi-card leads by _execute_lead_bits). Without
+    _legal_bits set or _declare_bits where that applies (no 84-entry mask); the step is step_ws's,
+    with BURY, LEAD and FOLLOW applied on the record (_apply_play_r, leads by _execute_lead_bits). Without
     auto_forced the legal bits come from card sets kept up to date across the plays
     (_legal_bits_inc; bb: make_bb, rs: make_rs). ws must hold the config (set_ws_cfg)."""
     s = st[b]
@@ -2354,10 +2387,15 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
         # loop (OVER or NEED_DEAL), so clearing them before the first decision is the same
         for i in range(4):
             s.rewards[i] = 0.0
+    allow_nt = cfg[C_ALLOW_NT]
     while s.phase <= FOLLOW:
         ph = s.phase
         bits = np.uint64(0)
-        if ph >= BURY:
+        off = 0          # bit i of bits is action off + i
+        if ph == DECLARE:
+            bits = _declare_bits(s, allow_nt)
+            off = A_PASS
+        elif ph >= BURY:
             k2 = s.hand_index * 128 + s.trump * 16 + s.hand_level
             if k2 != key:
                 _esuit_bits_r(s, esm)
@@ -2373,7 +2411,7 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
             legal_mask(st, b, cfg, mask)
             a = random_legal(rng, b, mask)
         else:
-            a = nth_set_bit(bits, rng_below(rng, b, np.int64(popcount(bits))))
+            a = off + nth_set_bit(bits, rng_below(rng, b, np.int64(popcount(bits))))
         nlog0 = s.nlog
         if ph == LEAD and a == A_DONE and fresh:
             _execute_lead_bits(s, ws, esm, rs, bb)
