@@ -43,14 +43,21 @@ CONFIGS = [
 QUICK = {("courtpiece", "single_sar"), ("lopti", "N=4"), ("shengji", "decks=2")}
 
 
-def _timed(fn, budget: float):
-    """Run fn() (returning a count) repeatedly for about `budget` seconds: (count, seconds)."""
-    count, start = 0, time.perf_counter()
-    while True:
-        count += fn()
-        elapsed = time.perf_counter() - start
-        if elapsed >= budget:
-            return count, elapsed
+def _timed(fn, budget: float, windows: int = 5):
+    """Run fn() (returning a count) repeatedly for about `budget` seconds in `windows` equal windows:
+    (count, seconds) whose ratio is the median window's rate, so a short stall of the shared machine
+    moves one window, not the result."""
+    rates, total = [], 0.0
+    for _ in range(windows):
+        count, start = 0, time.perf_counter()
+        while True:
+            count += fn()
+            elapsed = time.perf_counter() - start
+            if elapsed >= budget / windows:
+                break
+        rates.append(count / elapsed)
+        total += elapsed
+    return float(np.median(rates)) * total, total
 
 
 # ---- cardzoo ------------------------------------------------------------------------------------
@@ -62,20 +69,21 @@ def bench_rollout(game, config, batch, budget):
     g.reset(seed=0)
     g.rollout(seed=0)  # compile
     seeds = iter(range(1, 10**9))
-    t_reset = t_roll = 0.0
-    decisions = games = 0
-    while t_reset + t_roll < budget:
+    spent, per_call = 0.0, []  # (reset s, rollout s, decisions) of each call
+    while spent < budget:
         s = next(seeds)
         t0 = time.perf_counter()
         g.reset(seed=s * batch)
         t1 = time.perf_counter()
-        decisions += g.rollout(seed=s)
+        decisions = g.rollout(seed=s)
         t2 = time.perf_counter()
-        t_reset += t1 - t0
-        t_roll += t2 - t1
-        games += batch
-    return {"decisions_per_s": decisions / t_roll, "games_per_s": games / (t_reset + t_roll),
-            "rollout_games_per_s": games / t_roll}
+        per_call.append((t1 - t0, t2 - t1, decisions))
+        spent += t2 - t0
+    # medians over the calls: a stall of the shared machine moves one call, not the result
+    reset_s, roll_s, dec = (np.array(c, np.float64) for c in zip(*per_call))
+    return {"decisions_per_s": float(np.median(dec / roll_s)),
+            "games_per_s": float(np.median(batch / (reset_s + roll_s))),
+            "rollout_games_per_s": float(np.median(batch / roll_s))}
 
 
 def bench_batch_step(game, config, batch, budget):
