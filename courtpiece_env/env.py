@@ -122,21 +122,12 @@ def _redeal(st, b, cfg, ep):
 
 
 def _kernel_source_stamp() -> int:
-    """A hash of the sources aec_step compiles in (the rule kernels, the state layout, the config
-    indices, the card helpers). numba's on-disk cache keys a function on its own file only, so a cached
-    aec_step would keep running stale copies of kernels.py's functions after kernels.py changed; the
-    stamp is a closure constant of the kernel, and numba's cache index hashes closure constants, so
-    any change of those files selects a fresh compile (as in shengji_env/env.py)."""
-    import hashlib
-    import pathlib
-
+    """The stamp (cardzoo.cards.source_stamp) of the files aec_step compiles in: the rule kernels,
+    the state layout, the config indices, the card helpers."""
     from cardzoo import cards
     from courtpiece_env import state
 
-    h = hashlib.sha256()
-    for mod in (K, state, cfgmod, cards):
-        h.update(pathlib.Path(mod.__file__).read_bytes())
-    return int.from_bytes(h.digest()[:7], "little")
+    return cards.source_stamp(K, state, cfgmod, cards)
 
 
 def _make_aec_step(stamp: int):

@@ -710,21 +710,12 @@ def _parse_trump(v, what):
 # ---------------------------------------------------------------------------------------------
 
 def _kernel_source_stamp() -> int:
-    """A hash of the sources the kernels below compile in (the rule kernels, the state layout,
-    the config indices, the card helpers). numba's on-disk cache keys a function on its own file
-    only, so a cached kernel here would keep running stale copies of kernels.py's functions after
-    kernels.py changed; the stamp is a closure constant of the kernels, and numba's cache index
-    hashes closure constants, so any change of those files selects a fresh compile."""
-    import hashlib
-    import pathlib
-
+    """The stamp (cardzoo.cards.source_stamp) of the files the kernels below compile in: the rule
+    kernels, the state layout, the config indices, the card helpers."""
     from cardzoo import cards
     from . import state
 
-    h = hashlib.sha256()
-    for mod in (K, state, cfgmod, cards):
-        h.update(pathlib.Path(mod.__file__).read_bytes())
-    return int.from_bytes(h.digest()[:7], "little")
+    return cards.source_stamp(K, state, cfgmod, cards)
 
 
 def _make_kernels(stamp: int):
