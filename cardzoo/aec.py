@@ -72,6 +72,17 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
     def _game_render(self) -> str:
         """The table as text (render_mode "ansi")."""
 
+    def _mask_out(self) -> np.ndarray:
+        """For games that reuse mask arrays (they keep `_mask_before`, the mask handed out before the
+        current one): the array the next mask goes into. That is `_mask_before` when only this env
+        still references it -- the adapter has replaced it in infos by now, and a reference anyone
+        else kept (a variable, a container, a view's base, a tensor sharing it) shows in its reference
+        count, so a mask a user kept is never written again -- else a new one. That saves allocating
+        an array per step."""
+        if sys.getrefcount(self._mask_before) == MASK_FREE_REFS:
+            return self._mask_before
+        return np.empty(self.num_actions, np.int8)
+
     def _game_quick_step(self, action: int) -> int:
         """Optional, for speed. `action` is an int in range, not yet checked against the mask: return
         -2 if the actor's mask does not allow it (nothing changed); else apply it exactly like
@@ -239,13 +250,19 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         # set rewards back to 0: _sync below). The game checks the mask (-2: illegal, nothing done).
         if actor >= 0 and action.__class__ is int and 0 <= action < self._num_actions and not self._paid:
             nxt = self._game_quick_step(action)
-            if nxt >= 0:  # quiet: exactly what _sync does when only the actor and its mask changed
+            if nxt >= 0 or nxt <= PHASE_STEP:  # quiet: what _sync does when only the actor and mask changed
                 agents = self.possible_agents
                 agent = agents[actor]
                 self._cumulative_rewards[agent] = 0.0
                 mask = self._game_mask()
                 self._mask = mask
                 infos = self.infos
+                if nxt < 0:  # quiet but for the phase name: every info's phase too
+                    nxt = PHASE_STEP - nxt
+                    phase = self._game_phase()
+                    self._phase = phase
+                    for info in infos.values():  # every agent is live while one acts (none was removed)
+                        info["phase"] = phase
                 if nxt == actor:
                     infos[agent]["action_mask"] = mask
                 else:
@@ -254,24 +271,6 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                     infos[agent]["action_mask"] = mask
                     self._actor = nxt
                     self.agent_selection = agent
-                return
-            if nxt <= PHASE_STEP:  # quiet but for the phase name: the quiet step plus every info's phase
-                nxt = PHASE_STEP - nxt
-                agents = self.possible_agents
-                agent = agents[actor]
-                self._cumulative_rewards[agent] = 0.0
-                mask = self._game_mask()
-                self._mask = mask
-                phase = self._game_phase()
-                self._phase = phase
-                infos = self.infos
-                for info in infos.values():  # every agent is live while one acts (none was removed)
-                    info["phase"] = phase
-                infos[agent]["action_mask"] = self._zero_mask
-                agent = agents[nxt]
-                infos[agent]["action_mask"] = mask
-                self._actor = nxt
-                self.agent_selection = agent
                 return
             if nxt == -1:
                 self._cumulative_rewards[self.possible_agents[actor]] = 0.0

@@ -213,16 +213,6 @@ class raw_env(aec.CardGameEnv):
         self._bazi_result = None
         self._refresh()
 
-    def _mask_out(self):
-        """The array the next mask goes into: the mask handed out before the current one when only
-        this env still references it -- the adapter has replaced it in infos by now, and a reference
-        anyone else kept (a variable, a container, a view's base, a tensor sharing it) shows in its
-        reference count, so a mask a user kept is never written again -- else a new one. That saves
-        allocating an array per step."""
-        if _refcount(self._mask_before) == _FREE:
-            return self._mask_before
-        return np.empty(NUM_ACTIONS, np.int8)
-
     def _new_mask(self, mask):
         """mask (from _mask_out) now holds the current state's mask."""
         self._mask_before = self._next_mask

@@ -620,16 +620,6 @@ class raw_env(_Game, CardGameEnv):
         self._mask_now = self._mask_i8.copy()
 
     # ---- hooks ---------------------------------------------------------------------------------
-    def _mask_out(self):
-        """The array the next step's mask goes into: the mask handed out before the current one when
-        only this env still references it -- the adapter has replaced it in infos by now, and a
-        reference anyone else kept (a variable, a container, a view's base, a tensor sharing it)
-        shows in its reference count, so a mask a user kept is never written again -- else a new one.
-        That saves allocating an array per step."""
-        if _refcount(self._mask_before) == _FREE:
-            return self._mask_before
-        return np.empty(NUM_ACTIONS, np.int8)
-
     def _game_step(self, action):
         out = self._mask_out()
         packed = self._step(self._st, self._words, self._cards, action, out)
