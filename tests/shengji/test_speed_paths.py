@@ -52,6 +52,19 @@ def _reference(s, cfg):
         return None
 
 
+def _lists_like_reference(st, b, cfg, rng, buf):
+    """Whether game b's legal_plays, written over a garbage-filled buffer, were checked against
+    _reference (False where the reference does not cover the decision); asserts they agree."""
+    ref = _reference(st[b], cfg)
+    if ref is None or len(ref) > buf.shape[0]:
+        return False
+    buf[:] = rng.integers(-128, 128, buf.shape).astype(np.int8)
+    m = K.legal_plays(st, b, cfg, buf)
+    assert m == len(ref)
+    assert (buf[:m].astype(int) == np.array(ref, int).reshape(m, 54)).all()
+    return True
+
+
 def _plays(s, cfg):
     ph = int(s["phase"])
     hand = s["hand"].astype(int)
@@ -148,14 +161,7 @@ def test_follow_positions_match_product_listing(D):
     while not g.done.all() and checked < 600:
         st = g._st
         for b in np.flatnonzero((st["phase"] == K.FOLLOW) & (st["nsel"] == 0)):
-            ref = _reference(st[b], g._cfg)
-            if ref is None or len(ref) > buf.shape[0]:
-                continue
-            buf[:] = rng.integers(-128, 128, buf.shape).astype(np.int8)
-            m = K.legal_plays(st, b, g._cfg, buf)
-            assert m == len(ref)
-            assert (buf[:m].astype(int) == np.array(ref, int).reshape(m, 54)).all()
-            checked += 1
+            checked += _lists_like_reference(st, b, g._cfg, rng, buf)
         mask = g.legal_mask()
         u = rng.random(mask.shape) * mask
         a = u.argmax(axis=1)
@@ -201,14 +207,7 @@ def test_short_follows_match_product_listing(D):
     checked = 0
     for _ in range(300):
         st, cfg = _short_follow(rng, D)
-        ref = _reference(st[0], cfg)
-        if ref is None or len(ref) > buf.shape[0]:
-            continue
-        buf[:] = rng.integers(-128, 128, buf.shape).astype(np.int8)
-        m = K.legal_plays(st, 0, cfg, buf)
-        assert m == len(ref)
-        assert (buf[:m].astype(int) == np.array(ref, int).reshape(m, 54)).all()
-        checked += 1
+        checked += _lists_like_reference(st, 0, cfg, rng, buf)
     assert checked > 200
 
 
@@ -255,12 +254,5 @@ def test_led_tuple_follows_match_filtered_listing(D):
         st, cfg = _tuple_follow(rng, D)
         if int(st[0]["fm"]) != 1:
             continue
-        ref = _reference(st[0], cfg)
-        if ref is None or len(ref) > buf.shape[0]:
-            continue
-        buf[:] = rng.integers(-128, 128, buf.shape).astype(np.int8)
-        m = K.legal_plays(st, 0, cfg, buf)
-        assert m == len(ref)
-        assert (buf[:m].astype(int) == np.array(ref, int).reshape(m, 54)).all()
-        checked += 1
+        checked += _lists_like_reference(st, 0, cfg, rng, buf)
     assert checked > 200
