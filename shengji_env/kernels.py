@@ -1636,7 +1636,35 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
     e = s.es_tab[c]
     # canonical decomposition into ws's component arrays (k at 134, L at 198, top at 262, cards at 326)
     m = 0
-    if amb:
+    pk2 = rs[RS_PK + 2]
+    if amb and (pk2 & (pk2 >> 1)) == 0:
+        # a position holds two different selected cards, but no two adjacent positions hold a
+        # pair, so no tractor can form (SJ-6.2): every partition's greatest key list keeps each
+        # card's copies whole, one tuple or single per card (SJ-6.1), listed in canonical order
+        # (SJ-7.2: key (k, k, top) descending, then card index descending), here by insertion
+        x = sb
+        while x != 0:
+            c = np.int64(lowest_bit(x))
+            x &= x - one
+            k = sel[c]
+            p = pst[c]
+            j = m
+            while j > 0:
+                kj = ws[134 + j - 1]
+                tj = ws[262 + j - 1]
+                if kj > k or (kj == k and (tj > p or (tj == p and ws[326 + NPOS * (j - 1)] > c))):
+                    break
+                ws[134 + j] = kj
+                ws[198 + j] = 1
+                ws[262 + j] = tj
+                ws[326 + NPOS * j] = ws[326 + NPOS * (j - 1)]
+                j -= 1
+            ws[134 + j] = k
+            ws[198 + j] = 1
+            ws[262 + j] = p
+            ws[326 + NPOS * j] = c
+            m += 1
+    elif amb:
         # a position holds two different selected cards: the SJ-7.2 search (_decomp_ns, as
         # _decomp_any does) on the esuit's position table, built as _execute_lead_r builds it
         pc = ws[0:64].reshape((NPOS, 4))
@@ -1696,19 +1724,15 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
             rs[RS_PK + j] = (rs[RS_PK + j] & ~R) | (rs[RS_PK + j + bk] & R)
     forced = -1
     if m >= 2:
-        # SJ-7.4 throw check (a throw has >= 2 components) as in _execute_lead_r: pm[5 dq + k] bit p
-        # iff seat leader+dq holds some card of position p at least k times
-        em = esm[e]
-        for dq in range(1, 4):
-            q = (ldr + dq) % 4
-            for k in range(5):
-                M = 0
-                if 1 <= k <= D:
-                    x = bb[8 * q + k] & em
-                    while x != 0:
-                        M |= 1 << pst[lowest_bit(x)]
-                        x &= x - one
-                rs[RS_PM + 5 * dq + k] = M
+        # SJ-7.4 throw check (a throw has >= 2 components) as in _execute_lead_r. A single or tuple of
+        # k copies is beaten iff some follower holds k copies of a card of esuit e above its top
+        # (esm's ESM_ABOVE table: no position masks); a tractor needs the followers' position masks
+        # pm[5 dq + k] (bit p iff seat leader+dq holds some card of position p at least k times),
+        # built the first time one is checked
+        q1 = (ldr + 1) % 4
+        q2 = (ldr + 2) % 4
+        q3 = (ldr + 3) % 4
+        have_pm = False
         fsz = 0
         ftop = 0
         fmin = 0
@@ -1716,18 +1740,31 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
             k = ws[134 + j]
             L = ws[198 + j]
             tj = ws[262 + j]
-            lo = tj - L + 2
-            if lo < 0:
-                lo = 0
-            beaten = False
-            for dq in range(1, 4):
-                M = rs[RS_PM + 5 * dq + k]
-                R = M
-                for i in range(1, L):
-                    R &= M >> i
-                if (R >> lo) != 0:
-                    beaten = True
-                    break
+            if L == 1:
+                beaten = ((bb[8 * q1 + k] | bb[8 * q2 + k] | bb[8 * q3 + k]) & esm[ESM_ABOVE + NPOS * e + tj]) != 0
+            else:
+                if not have_pm:
+                    em = esm[e]
+                    for dq in range(1, 4):
+                        q = (ldr + dq) % 4
+                        for kk in range(1, D + 1):
+                            M = 0
+                            x = bb[8 * q + kk] & em
+                            while x != 0:
+                                M |= 1 << pst[lowest_bit(x)]
+                                x &= x - one
+                            rs[RS_PM + 5 * dq + kk] = M
+                    have_pm = True
+                lo = tj - L + 2
+                beaten = False
+                for dq in range(1, 4):
+                    M = rs[RS_PM + 5 * dq + k]
+                    R = M
+                    for i in range(1, L):
+                        R &= M >> i
+                    if (R >> lo) != 0:
+                        beaten = True
+                        break
             if beaten:
                 sz = k * L
                 mn = 99
@@ -2191,6 +2228,32 @@ def _esuit_bits_r(s, esm):
         esm[est[c]] |= np.uint64(1) << np.uint64(c)
 
 
+# the rollout's esuit tables (make_esm): esm[e] = the cards of esuit e (_esuit_bits), and
+# esm[ESM_ABOVE + NPOS e + p] = the cards of esuit e at positions above p (SJ-3.4)
+ESM_ABOVE = 5
+ESM_SIZE = ESM_ABOVE + 5 * NPOS
+
+
+@njit(cache=True)
+def make_esm():
+    return np.zeros(ESM_SIZE, np.uint64)
+
+
+@njit(cache=True)
+def _esuit_tables_r(s, esm):
+    """make_esm's tables for the record's trump and level (es_tab, pos_tab)."""
+    _esuit_bits_r(s, esm)
+    for i in range(ESM_ABOVE, ESM_SIZE):
+        esm[i] = 0
+    est = s.es_tab
+    pst = s.pos_tab
+    for c in range(54):
+        cb = np.uint64(1) << np.uint64(c)
+        base = ESM_ABOVE + NPOS * est[c]
+        for p in range(pst[c]):
+            esm[base + p] |= cb
+
+
 @njit(cache=True)
 def _legal_bits(st, b, cfg, esm):
     """The acting seat's legal actions as a uint64 bit set (bit a = action a, a <= 54) where that
@@ -2398,7 +2461,7 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
         elif ph >= BURY:
             k2 = s.hand_index * 128 + s.trump * 16 + s.hand_level
             if k2 != key:
-                _esuit_bits_r(s, esm)
+                _esuit_tables_r(s, esm)
                 key = k2
             if auto:
                 bits = _legal_bits_r(s, esm)
@@ -2481,7 +2544,7 @@ def batch_rollout(st, cfg, rng):
     mask = np.zeros(NUM_ACTIONS, np.uint8)
     ws = make_ws()
     set_ws_cfg(ws, cfg)
-    esm = np.zeros(5, np.uint64)
+    esm = make_esm()
     rs = make_rs()
     bb = make_bb()
     for b in range(st.shape[0]):
