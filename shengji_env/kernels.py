@@ -2012,10 +2012,32 @@ def _resolve_trick(s, ws):
                 be = e
                 bs = v
     else:
-        be, bs = play_strength_ws(s.trick_cards[ldr], s.fk, s.fL, fm, s.lead_esuit, lvl, trump, ws)
+        # SJ-9.3 with each strength search (play_strength_ws) run only where it can decide: the
+        # lead matches F with esuit s; a follower's play can only become best if its cards share
+        # one esuit that is the best's (a stronger play) or TRUMP over a non-trump best (a ruff).
+        # A successful throw (fm >= 2) cannot be beaten inside its own esuit: a follower's
+        # stronger key component would have beaten it (SJ-7.4)
+        est = s.es_tab
+        se = s.lead_esuit
+        be = se
+        bs = -1           # the best's strength, searched when a play of its esuit is compared
         for dq in range(1, 4):
+            i0 = l0 + dq * n
+            e = est[lc[i0]]
+            for i in range(i0 + 1, i0 + n):
+                if est[lc[i]] != e:
+                    e = -1
+                    break
+            if e == be:
+                if best == ldr:
+                    if fm >= 2:
+                        continue
+                    if bs < 0:
+                        _, bs = play_strength_ws(s.trick_cards[ldr], s.fk, s.fL, fm, se, lvl, trump, ws)
+            elif e != TRUMP:
+                continue
             q = (ldr + dq) % 4
-            e, st_ = play_strength_ws(s.trick_cards[q], s.fk, s.fL, fm, s.lead_esuit, lvl, trump, ws)
+            _, st_ = play_strength_ws(s.trick_cards[q], s.fk, s.fL, fm, se, lvl, trump, ws)
             if st_ < 0:
                 continue
             if (e == TRUMP and be != TRUMP) or (e == be and st_ > bs):
@@ -2430,6 +2452,22 @@ def _legal_bits_inc(s, esm, bb, D):
 
 
 @njit(cache=True)
+def _bb_take_played(s, bb, nlog0, D):
+    """Bring bb's card sets of the seats that played the log entries nlog0.. up to their hands."""
+    one = np.uint64(1)
+    for i in range(nlog0, s.nlog):
+        seat = s.log_seat[i]
+        c = s.log_card[i]
+        v = s.hand[seat, c]
+        cb = one << np.uint64(c)
+        for k in range(1, D + 1):
+            if v >= k:
+                bb[8 * seat + k] |= cb
+            else:
+                bb[8 * seat + k] &= ~cb
+
+
+@njit(cache=True)
 def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
     """Play game b with uniformly random legal actions (each decision uniform over its legal
     mask) until it ends or needs a deal; returns the decisions played. Each action is drawn exactly
@@ -2453,6 +2491,51 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
     allow_nt = cfg[C_ALLOW_NT]
     while s.phase <= FOLLOW:
         ph = s.phase
+        if ph == FOLLOW and fresh and s.lead_n == 1:
+            # a single led (the most common decision): SJ-8.2 allows a card of the led esuit if
+            # the seat holds one, else any card; drawn and played as the general path would, with
+            # no selection to keep (the play completes at once) and one card set bit to clear
+            seat = s.actor
+            held = bb[8 * seat + 1]
+            bits = held & esm[s.lead_esuit]
+            if bits == 0:
+                bits = held
+            a = nth_set_bit(bits, rng_below(rng, b, np.int64(popcount(bits))))
+            bb[8 * seat + s.hand[seat, a]] &= ~(one << np.uint64(a))
+            _play_one(s, seat, a, 1)
+            s.ntp += 1
+            if s.ntp == 4:
+                if _resolve_trick(s, ws):
+                    _finish_hand(st, b, cfg)
+            else:
+                s.actor = (seat + 1) % 4
+            n += 1
+            continue
+        if ph == LEAD and fresh:
+            # composing a lead (section 4): the first card is any held card, each later one a
+            # further held card of the first card's esuit, or DONE (bits as _legal_bits_inc's)
+            seat = s.actor
+            if s.nsel == 0:
+                bits = bb[8 * seat + 1]
+            else:
+                bits = np.uint64(0)
+                for k in range(1, D + 1):
+                    bits |= bb[8 * seat + k] & ~bb[BB_SEL + k]
+                bits = (bits & esm[s.es_tab[lowest_bit(bb[BB_SEL + 1])]]) | (one << np.uint64(A_DONE))
+            a = nth_set_bit(bits, rng_below(rng, b, np.int64(popcount(bits))))
+            if a == A_DONE:
+                nlog0 = s.nlog
+                _execute_lead_bits(s, ws, esm, rs, bb)
+                for k in range(1, D + 1):
+                    bb[BB_SEL + k] = 0
+                _bb_take_played(s, bb, nlog0, D)
+            else:
+                v = s.sel[a] + 1
+                s.sel[a] = v
+                s.nsel += 1
+                bb[BB_SEL + v] |= one << np.uint64(a)
+            n += 1
+            continue
         bits = np.uint64(0)
         off = 0          # bit i of bits is action off + i
         if ph == DECLARE:
@@ -2496,16 +2579,7 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
                 bb[BB_SEL + s.sel[a]] |= one << np.uint64(a)
             if ph == BURY and s.phase != BURY:
                 _hand_bits_seat(s, bb, s.banker)
-            for i in range(nlog0, s.nlog):
-                seat = s.log_seat[i]
-                c = s.log_card[i]
-                v = s.hand[seat, c]
-                cb = one << np.uint64(c)
-                for k in range(1, D + 1):
-                    if v >= k:
-                        bb[8 * seat + k] |= cb
-                    else:
-                        bb[8 * seat + k] &= ~cb
+            _bb_take_played(s, bb, nlog0, D)
         n += 1
     return n
 
