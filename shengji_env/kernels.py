@@ -2363,13 +2363,16 @@ def _legal_bits_r(s, esm):
 
 @njit(cache=True)
 def _hand_bits_seat(s, bb, seat):
-    """bb's sets of one seat from its hand counts."""
-    for k in range(8):
-        bb[8 * seat + k] = 0
+    """bb's sets of one seat from its hand counts (at most D <= 4 copies of a card: SJ-1.2)."""
     hp = s.hand[seat]
-    for c in range(54):
-        for k in range(1, hp[c] + 1):
-            bb[8 * seat + k] |= np.uint64(1) << np.uint64(c)
+    bb[8 * seat] = 0
+    for k in range(1, 5):
+        held = np.uint64(0)
+        for c in range(54):
+            held |= np.uint64(hp[c] >= k) << np.uint64(c)
+        bb[8 * seat + k] = held
+    for k in range(5, 8):
+        bb[8 * seat + k] = 0
 
 
 @njit(cache=True)
@@ -2377,12 +2380,15 @@ def _hand_bits_all(s, bb):
     """bb from the record: every seat's sets and the selection's."""
     for seat in range(4):
         _hand_bits_seat(s, bb, seat)
-    for k in range(8):
-        bb[BB_SEL + k] = 0
     sel = s.sel
-    for c in range(54):
-        for k in range(1, sel[c] + 1):
-            bb[BB_SEL + k] |= np.uint64(1) << np.uint64(c)
+    bb[BB_SEL] = 0
+    for k in range(1, 5):
+        chosen = np.uint64(0)
+        for c in range(54):
+            chosen |= np.uint64(sel[c] >= k) << np.uint64(c)
+        bb[BB_SEL + k] = chosen
+    for k in range(5, 8):
+        bb[BB_SEL + k] = 0
 
 
 @njit(cache=True)
