@@ -1191,16 +1191,14 @@ def start_deal(st, b, cfg, order, trump_preset):
     K = cfg[C_K]
     for i in range(54 * D):
         s.order[i] = order[i]
-    for p in range(4):
-        for c in range(54):
-            s.hand[p, c] = 0
-            s.shown[p, c] = 0
-            s.played[p, c] = 0
-            s.trick_cards[p, c] = 0
-    for c in range(54):
-        s.sel[c] = 0
-        s.kitty_orig[c] = 0
-        s.buried[c] = 0
+    # whole-array stores (memsets), several times cheaper than element loops over the record
+    s.hand[:, :] = 0
+    s.shown[:, :] = 0
+    s.played[:, :] = 0
+    s.trick_cards[:, :] = 0
+    s.sel[:] = 0
+    s.kitty_orig[:] = 0
+    s.buried[:] = 0
     for j in range(K):
         s.kitty_order[j] = order[4 * H + j]
         s.kitty_orig[order[4 * H + j]] += 1
@@ -2356,27 +2354,41 @@ def _legal_bits_r(s, esm):
 
 
 @njit(cache=True)
+def _count_bits(cnt, bb, base):
+    """bb[base + k] := the cards c with cnt[c] >= k for k = 1..4, and 0 for k = 0 and 5..7 (a card has
+    D <= 4 copies). Branch-free: a loop over each card's count mispredicts on random hands."""
+    m1 = np.uint64(0)
+    m2 = np.uint64(0)
+    m3 = np.uint64(0)
+    m4 = np.uint64(0)
+    for c in range(54):
+        v = cnt[c]
+        cb = np.uint64(c)
+        m1 |= np.uint64(1 if v >= 1 else 0) << cb
+        m2 |= np.uint64(1 if v >= 2 else 0) << cb
+        m3 |= np.uint64(1 if v >= 3 else 0) << cb
+        m4 |= np.uint64(1 if v >= 4 else 0) << cb
+    bb[base] = 0
+    bb[base + 1] = m1
+    bb[base + 2] = m2
+    bb[base + 3] = m3
+    bb[base + 4] = m4
+    for k in range(5, 8):
+        bb[base + k] = 0
+
+
+@njit(cache=True)
 def _hand_bits_seat(s, bb, seat):
     """bb's sets of one seat from its hand counts."""
-    for k in range(8):
-        bb[8 * seat + k] = 0
-    hp = s.hand[seat]
-    for c in range(54):
-        for k in range(1, hp[c] + 1):
-            bb[8 * seat + k] |= np.uint64(1) << np.uint64(c)
+    _count_bits(s.hand[seat], bb, 8 * seat)
 
 
 @njit(cache=True)
 def _hand_bits_all(s, bb):
     """bb from the record: every seat's sets and the selection's."""
     for seat in range(4):
-        _hand_bits_seat(s, bb, seat)
-    for k in range(8):
-        bb[BB_SEL + k] = 0
-    sel = s.sel
-    for c in range(54):
-        for k in range(1, sel[c] + 1):
-            bb[BB_SEL + k] |= np.uint64(1) << np.uint64(c)
+        _count_bits(s.hand[seat], bb, 8 * seat)
+    _count_bits(s.sel, bb, BB_SEL)
 
 
 @njit(cache=True)
