@@ -1713,7 +1713,35 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
     e = s.es_tab[c]
     # canonical decomposition into ws's component arrays (k at 134, L at 198, top at 262, cards at 326)
     m = 0
-    if amb:
+    pk2 = rs[RS_PK + 2]
+    if amb and (pk2 & (pk2 >> 1)) == 0:
+        # a position holds two different selected cards, but no two adjacent positions hold a
+        # pair, so no tractor can form (SJ-6.2): every partition's greatest key list keeps each
+        # card's copies whole, one tuple or single per card (SJ-6.1), listed in canonical order
+        # (SJ-7.2: key (k, k, top) descending, then card index descending), here by insertion
+        x = sb
+        while x != 0:
+            c = np.int64(lowest_bit(x))
+            x &= x - one
+            k = sel[c]
+            p = pst[c]
+            j = m
+            while j > 0:
+                kj = ws[134 + j - 1]
+                tj = ws[262 + j - 1]
+                if kj > k or (kj == k and (tj > p or (tj == p and ws[326 + NPOS * (j - 1)] > c))):
+                    break
+                ws[134 + j] = kj
+                ws[198 + j] = 1
+                ws[262 + j] = tj
+                ws[326 + NPOS * j] = ws[326 + NPOS * (j - 1)]
+                j -= 1
+            ws[134 + j] = k
+            ws[198 + j] = 1
+            ws[262 + j] = p
+            ws[326 + NPOS * j] = c
+            m += 1
+    elif amb:
         # a position holds two different selected cards: the SJ-7.2 search (_decomp_ns, as
         # _decomp_any does) on the esuit's position table, built as _execute_lead_r builds it
         pc = ws[0:64].reshape((NPOS, 4))
@@ -1773,19 +1801,15 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
             rs[RS_PK + j] = (rs[RS_PK + j] & ~R) | (rs[RS_PK + j + bk] & R)
     forced = -1
     if m >= 2:
-        # SJ-7.4 throw check (a throw has >= 2 components) as in _execute_lead_r: pm[5 dq + k] bit p
-        # iff seat leader+dq holds some card of position p at least k times
-        em = esm[e]
-        for dq in range(1, 4):
-            q = (ldr + dq) % 4
-            for k in range(5):
-                M = 0
-                if 1 <= k <= D:
-                    x = bb[8 * q + k] & em
-                    while x != 0:
-                        M |= 1 << pst[lowest_bit(x)]
-                        x &= x - one
-                rs[RS_PM + 5 * dq + k] = M
+        # SJ-7.4 throw check (a throw has >= 2 components) as in _execute_lead_r. A single or tuple of
+        # k copies is beaten iff some follower holds k copies of a card of esuit e above its top
+        # (esm's ESM_ABOVE table: no position masks); a tractor needs the followers' position masks
+        # pm[5 dq + k] (bit p iff seat leader+dq holds some card of position p at least k times),
+        # built the first time one is checked
+        q1 = (ldr + 1) % 4
+        q2 = (ldr + 2) % 4
+        q3 = (ldr + 3) % 4
+        have_pm = False
         fsz = 0
         ftop = 0
         fmin = 0
@@ -1793,18 +1817,31 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
             k = ws[134 + j]
             L = ws[198 + j]
             tj = ws[262 + j]
-            lo = tj - L + 2
-            if lo < 0:
-                lo = 0
-            beaten = False
-            for dq in range(1, 4):
-                M = rs[RS_PM + 5 * dq + k]
-                R = M
-                for i in range(1, L):
-                    R &= M >> i
-                if (R >> lo) != 0:
-                    beaten = True
-                    break
+            if L == 1:
+                beaten = ((bb[8 * q1 + k] | bb[8 * q2 + k] | bb[8 * q3 + k]) & esm[ESM_ABOVE + NPOS * e + tj]) != 0
+            else:
+                if not have_pm:
+                    em = esm[e]
+                    for dq in range(1, 4):
+                        q = (ldr + dq) % 4
+                        for kk in range(1, D + 1):
+                            M = 0
+                            x = bb[8 * q + kk] & em
+                            while x != 0:
+                                M |= 1 << pst[lowest_bit(x)]
+                                x &= x - one
+                            rs[RS_PM + 5 * dq + kk] = M
+                    have_pm = True
+                lo = tj - L + 2
+                beaten = False
+                for dq in range(1, 4):
+                    M = rs[RS_PM + 5 * dq + k]
+                    R = M
+                    for i in range(1, L):
+                        R &= M >> i
+                    if (R >> lo) != 0:
+                        beaten = True
+                        break
             if beaten:
                 sz = k * L
                 mn = 99
@@ -2052,10 +2089,32 @@ def _resolve_trick(s, ws):
                 be = e
                 bs = v
     else:
-        be, bs = play_strength_ws(s.trick_cards[ldr], s.fk, s.fL, fm, s.lead_esuit, lvl, trump, ws)
+        # SJ-9.3 with each strength search (play_strength_ws) run only where it can decide: the
+        # lead matches F with esuit s; a follower's play can only become best if its cards share
+        # one esuit that is the best's (a stronger play) or TRUMP over a non-trump best (a ruff).
+        # A successful throw (fm >= 2) cannot be beaten inside its own esuit: a follower's
+        # stronger key component would have beaten it (SJ-7.4)
+        est = s.es_tab
+        se = s.lead_esuit
+        be = se
+        bs = -1           # the best's strength, searched when a play of its esuit is compared
         for dq in range(1, 4):
+            i0 = l0 + dq * n
+            e = est[lc[i0]]
+            for i in range(i0 + 1, i0 + n):
+                if est[lc[i]] != e:
+                    e = -1
+                    break
+            if e == be:
+                if best == ldr:
+                    if fm >= 2:
+                        continue
+                    if bs < 0:
+                        _, bs = play_strength_ws(s.trick_cards[ldr], s.fk, s.fL, fm, se, lvl, trump, ws)
+            elif e != TRUMP:
+                continue
             q = (ldr + dq) % 4
-            e, st_ = play_strength_ws(s.trick_cards[q], s.fk, s.fL, fm, s.lead_esuit, lvl, trump, ws)
+            _, st_ = play_strength_ws(s.trick_cards[q], s.fk, s.fL, fm, se, lvl, trump, ws)
             if st_ < 0:
                 continue
             if (e == TRUMP and be != TRUMP) or (e == be and st_ > bs):
@@ -2268,6 +2327,32 @@ def _esuit_bits_r(s, esm):
         esm[est[c]] |= np.uint64(1) << np.uint64(c)
 
 
+# the rollout's esuit tables (make_esm): esm[e] = the cards of esuit e (_esuit_bits), and
+# esm[ESM_ABOVE + NPOS e + p] = the cards of esuit e at positions above p (SJ-3.4)
+ESM_ABOVE = 5
+ESM_SIZE = ESM_ABOVE + 5 * NPOS
+
+
+@njit(cache=True)
+def make_esm():
+    return np.zeros(ESM_SIZE, np.uint64)
+
+
+@njit(cache=True)
+def _esuit_tables_r(s, esm):
+    """make_esm's tables for the record's trump and level (es_tab, pos_tab)."""
+    _esuit_bits_r(s, esm)
+    for i in range(ESM_ABOVE, ESM_SIZE):
+        esm[i] = 0
+    est = s.es_tab
+    pst = s.pos_tab
+    for c in range(54):
+        cb = np.uint64(1) << np.uint64(c)
+        base = ESM_ABOVE + NPOS * est[c]
+        for p in range(pst[c]):
+            esm[base + p] |= cb
+
+
 @njit(cache=True)
 def _legal_bits(st, b, cfg, esm):
     """The acting seat's legal actions as a uint64 bit set (bit a = action a, a <= 54) where that
@@ -2354,41 +2439,33 @@ def _legal_bits_r(s, esm):
 
 
 @njit(cache=True)
-def _count_bits(cnt, bb, base):
-    """bb[base + k] := the cards c with cnt[c] >= k for k = 1..4, and 0 for k = 0 and 5..7 (a card has
-    D <= 4 copies). Branch-free: a loop over each card's count mispredicts on random hands."""
-    m1 = np.uint64(0)
-    m2 = np.uint64(0)
-    m3 = np.uint64(0)
-    m4 = np.uint64(0)
-    for c in range(54):
-        v = cnt[c]
-        cb = np.uint64(c)
-        m1 |= np.uint64(1 if v >= 1 else 0) << cb
-        m2 |= np.uint64(1 if v >= 2 else 0) << cb
-        m3 |= np.uint64(1 if v >= 3 else 0) << cb
-        m4 |= np.uint64(1 if v >= 4 else 0) << cb
-    bb[base] = 0
-    bb[base + 1] = m1
-    bb[base + 2] = m2
-    bb[base + 3] = m3
-    bb[base + 4] = m4
-    for k in range(5, 8):
-        bb[base + k] = 0
-
-
-@njit(cache=True)
 def _hand_bits_seat(s, bb, seat):
-    """bb's sets of one seat from its hand counts."""
-    _count_bits(s.hand[seat], bb, 8 * seat)
+    """bb's sets of one seat from its hand counts (at most D <= 4 copies of a card: SJ-1.2)."""
+    hp = s.hand[seat]
+    bb[8 * seat] = 0
+    for k in range(1, 5):
+        held = np.uint64(0)
+        for c in range(54):
+            held |= np.uint64(hp[c] >= k) << np.uint64(c)
+        bb[8 * seat + k] = held
+    for k in range(5, 8):
+        bb[8 * seat + k] = 0
 
 
 @njit(cache=True)
 def _hand_bits_all(s, bb):
     """bb from the record: every seat's sets and the selection's."""
     for seat in range(4):
-        _count_bits(s.hand[seat], bb, 8 * seat)
-    _count_bits(s.sel, bb, BB_SEL)
+        _hand_bits_seat(s, bb, seat)
+    sel = s.sel
+    bb[BB_SEL] = 0
+    for k in range(1, 5):
+        chosen = np.uint64(0)
+        for c in range(54):
+            chosen |= np.uint64(sel[c] >= k) << np.uint64(c)
+        bb[BB_SEL + k] = chosen
+    for k in range(5, 8):
+        bb[BB_SEL + k] = 0
 
 
 @njit(cache=True)
@@ -2458,6 +2535,22 @@ def _legal_bits_inc(s, esm, bb, D):
 
 
 @njit(cache=True)
+def _bb_take_played(s, bb, nlog0, D):
+    """Bring bb's card sets of the seats that played the log entries nlog0.. up to their hands."""
+    one = np.uint64(1)
+    for i in range(nlog0, s.nlog):
+        seat = s.log_seat[i]
+        c = s.log_card[i]
+        v = s.hand[seat, c]
+        cb = one << np.uint64(c)
+        for k in range(1, D + 1):
+            if v >= k:
+                bb[8 * seat + k] |= cb
+            else:
+                bb[8 * seat + k] &= ~cb
+
+
+@njit(cache=True)
 def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
     """Play game b with uniformly random legal actions (each decision uniform over its legal
     mask) until it ends or needs a deal; returns the decisions played. Each action is drawn exactly
@@ -2481,6 +2574,51 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
     allow_nt = cfg[C_ALLOW_NT]
     while s.phase <= FOLLOW:
         ph = s.phase
+        if ph == FOLLOW and fresh and s.lead_n == 1:
+            # a single led (the most common decision): SJ-8.2 allows a card of the led esuit if
+            # the seat holds one, else any card; drawn and played as the general path would, with
+            # no selection to keep (the play completes at once) and one card set bit to clear
+            seat = s.actor
+            held = bb[8 * seat + 1]
+            bits = held & esm[s.lead_esuit]
+            if bits == 0:
+                bits = held
+            a = nth_set_bit(bits, rng_below(rng, b, np.int64(popcount(bits))))
+            bb[8 * seat + s.hand[seat, a]] &= ~(one << np.uint64(a))
+            _play_one(s, seat, a, 1)
+            s.ntp += 1
+            if s.ntp == 4:
+                if _resolve_trick(s, ws):
+                    _finish_hand(st, b, cfg)
+            else:
+                s.actor = (seat + 1) % 4
+            n += 1
+            continue
+        if ph == LEAD and fresh:
+            # composing a lead (section 4): the first card is any held card, each later one a
+            # further held card of the first card's esuit, or DONE (bits as _legal_bits_inc's)
+            seat = s.actor
+            if s.nsel == 0:
+                bits = bb[8 * seat + 1]
+            else:
+                bits = np.uint64(0)
+                for k in range(1, D + 1):
+                    bits |= bb[8 * seat + k] & ~bb[BB_SEL + k]
+                bits = (bits & esm[s.es_tab[lowest_bit(bb[BB_SEL + 1])]]) | (one << np.uint64(A_DONE))
+            a = nth_set_bit(bits, rng_below(rng, b, np.int64(popcount(bits))))
+            if a == A_DONE:
+                nlog0 = s.nlog
+                _execute_lead_bits(s, ws, esm, rs, bb)
+                for k in range(1, D + 1):
+                    bb[BB_SEL + k] = 0
+                _bb_take_played(s, bb, nlog0, D)
+            else:
+                v = s.sel[a] + 1
+                s.sel[a] = v
+                s.nsel += 1
+                bb[BB_SEL + v] |= one << np.uint64(a)
+            n += 1
+            continue
         bits = np.uint64(0)
         off = 0          # bit i of bits is action off + i
         if ph == DECLARE:
@@ -2489,7 +2627,7 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
         elif ph >= BURY:
             k2 = s.hand_index * 128 + s.trump * 16 + s.hand_level
             if k2 != key:
-                _esuit_bits_r(s, esm)
+                _esuit_tables_r(s, esm)
                 key = k2
             if auto:
                 bits = _legal_bits_r(s, esm)
@@ -2524,16 +2662,7 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
                 bb[BB_SEL + s.sel[a]] |= one << np.uint64(a)
             if ph == BURY and s.phase != BURY:
                 _hand_bits_seat(s, bb, s.banker)
-            for i in range(nlog0, s.nlog):
-                seat = s.log_seat[i]
-                c = s.log_card[i]
-                v = s.hand[seat, c]
-                cb = one << np.uint64(c)
-                for k in range(1, D + 1):
-                    if v >= k:
-                        bb[8 * seat + k] |= cb
-                    else:
-                        bb[8 * seat + k] &= ~cb
+            _bb_take_played(s, bb, nlog0, D)
         n += 1
     return n
 
@@ -2572,7 +2701,7 @@ def batch_rollout(st, cfg, rng):
     mask = np.zeros(NUM_ACTIONS, np.uint8)
     ws = make_ws()
     set_ws_cfg(ws, cfg)
-    esm = np.zeros(5, np.uint64)
+    esm = make_esm()
     rs = make_rs()
     bb = make_bb()
     for b in range(st.shape[0]):

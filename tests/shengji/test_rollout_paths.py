@@ -115,3 +115,29 @@ def test_bit_rollout_single_tractor_lead_is_no_throw(D):
     rng2 = K.make_rng(0, n)
     assert K.batch_rollout(g1._st, g1._cfg, rng1) == K.batch_rollout_ref(g2._st, g2._cfg, rng2)
     assert g1._st.tobytes() == g2._st.tobytes()
+
+
+@pytest.mark.parametrize("D", [2, 3])
+def test_rollout_trick_winners_match_reference(D):
+    """SJ-9.3: every trick winner the kernel records in random games (throws that stood, ruffs and
+    over-ruffs of them included) is the plain-Python reference's winner of the logged plays."""
+    import shengji_reference as R
+
+    n = 40
+    g = shengji_env.BatchGame(n, decks=D)
+    g.reset(seed=7 * D)
+    K.batch_rollout(g._st, g._cfg, K.make_rng(D + 100, n))
+    throws = 0
+    for b in range(n):
+        s = g._st[b]
+        lvl, trump = int(s["hand_level"]), int(s["trump"])
+        log = list(zip(s["log_seat"][: s["nlog"]], s["log_card"][: s["nlog"]], s["log_trick"][: s["nlog"]]))
+        for t in range(int(s["ntricks"])):
+            cards = [(int(seat), int(c)) for seat, c, lt in log if lt == t]
+            per = len(cards) // 4
+            plays = [[c for _, c in cards[i * per:(i + 1) * per]] for i in range(4)]
+            leader = int(s["tr_leader"][t])
+            assert cards[0][0] == leader
+            throws += len(R.decompose(plays[0], lvl, trump, D)) > 1
+            assert int(s["tr_winner"][t]) == (leader + R.winner(plays, lvl, trump, D)) % 4, (b, t, plays)
+    assert throws > 0
