@@ -978,28 +978,28 @@ def _declare_bits(s, allow_nt):
 @njit(cache=True)
 def _has_decl(s, allow_nt, p):
     """decl_options(...) > 0 without listing: does seat p of record s have a legal declaration
-    (SJ-4.3/4.5)? The legal counts of card y run from _decl_low up to c(y), so one test per card."""
+    (SJ-4.3/4.5)? The legal counts of a card run from _decl_low up to the copies held, so only
+    the most copies of each card count, and level cards of all suits are equal (SJ-4.4): one test
+    on the most copies of one level card and one per joker, without branches on the holding."""
+    hp = s.hand[p]
     lvl = s.hand_level
+    m = max(max(hp[lvl], hp[13 + lvl]), max(hp[26 + lvl], hp[39 + lvl]))
+    lj = hp[52] if allow_nt != 0 else 0      # jokers declare only NT (SJ-4.3)
+    bj = hp[53] if allow_nt != 0 else 0
     nd = s.ndecl
-    q = -1
-    x = -1
-    jS = 0
-    if nd > 0:
-        q = s.decl_seat[nd - 1]
-        x = s.decl_card[nd - 1]
-        jS = s.decl_cnt[nd - 1]
-    for yi in range(6):
-        if yi < 4:
-            y = yi * 13 + lvl
-            jmin = 1
-        else:
-            if allow_nt == 0:
-                return False
-            y = 48 + yi  # 52, 53
-            jmin = 2
-        if s.hand[p, y] >= _decl_low(nd, q, x, jS, p, y, jmin):
-            return True
-    return False
+    if nd == 0:
+        # SJ-4.5(a): any level card, or a pair of one joker
+        return (m >= 1) | (lj >= 2) | (bj >= 2)
+    x = s.decl_card[nd - 1]
+    jS = s.decl_cnt[nd - 1]
+    if s.decl_seat[nd - 1] == p:
+        # SJ-4.5(b): only more copies of x
+        cx = hp[x] if (x < 52 or allow_nt != 0) else 0
+        return cx > jS
+    # SJ-4.5(c): (j, tau) > (j_S, tau(x)), tau = 0 level card, 1 LJ, 2 BJ
+    tx = 0 if x < 52 else (1 if x == 52 else 2)
+    return (m > jS) | ((lj >= 2) & ((lj > jS) | ((lj == jS) & (tx < 1)))) | \
+        ((bj >= 2) & ((bj > jS) | ((bj == jS) & (tx < 2))))
 
 
 # ---------------------------------------------------------------------------------------------
