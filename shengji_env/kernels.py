@@ -1006,29 +1006,33 @@ def _has_decl(s, allow_nt, p):
 # deal, declaring flow, kitty (SJ-4, SJ-5)
 # ---------------------------------------------------------------------------------------------
 
+def _card_tables():
+    """ESUIT_TABLE[lvl, trump + 1, c] = card_esuit(c, lvl, trump) and POS_TABLE[...] = card_pos(...)
+    for every level 0..12 and trump -1 (undecided) .. 4 (NT) (SJ-3.3/3.4), from the rule functions."""
+    esuit = getattr(card_esuit, "py_func", card_esuit)    # plain Python (no dispatch; JIT disabled too)
+    pos = getattr(card_pos, "py_func", card_pos)
+    es = np.empty((13, 6, 54), np.int8)
+    ps = np.empty((13, 6, 54), np.int8)
+    for lvl in range(13):
+        for t in range(-1, 5):
+            for c in range(54):
+                es[lvl, t + 1, c] = esuit(c, lvl, t)
+                ps[lvl, t + 1, c] = pos(c, lvl, t)
+    return es, ps
+
+
+ESUIT_TABLE, POS_TABLE = _card_tables()
+
+
 @njit(cache=True)
 def set_tables(st, b):
-    """Fill the per-game esuit/position tables once trump is fixed (card_esuit and card_pos of every
-    card, SJ-3.3/3.4, walked by suit and rank instead of dividing each card id)."""
+    """Fill the per-game esuit/position tables once trump is fixed: copies of the level's and trump's
+    rows of ESUIT_TABLE and POS_TABLE."""
     s = st[b]
     lvl = s.hand_level
     t = s.trump
-    es = s.es_tab
-    ps = s.pos_tab
-    for u in range(4):
-        eu = TRUMP if u == t else u
-        for r in range(13):
-            c = 13 * u + r
-            if r == lvl:
-                es[c] = TRUMP
-                ps[c] = 13 if (t == 4 or u == t) else 12
-            else:
-                es[c] = eu
-                ps[c] = r if r < lvl else r - 1
-    es[52] = TRUMP
-    es[53] = TRUMP
-    ps[52] = 14
-    ps[53] = 15
+    s.es_tab[:] = ESUIT_TABLE[lvl, t + 1]
+    s.pos_tab[:] = POS_TABLE[lvl, t + 1]
 
 
 @njit(cache=True)

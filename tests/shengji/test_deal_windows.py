@@ -6,7 +6,8 @@
   random hands and standings;
 - the deal loop (_advance, which skips the check of a plain card to a seat already found without a
   declaration) against a plain-Python SJ-4.6 window walk that checks every card the rule names, on
-  random deals declared at random, windows of the deal and of the final round alike.
+  random deals declared at random, windows of the deal and of the final round alike;
+- set_tables (row copies of precomputed tables) against card_esuit / card_pos (SJ-3.3/3.4).
 """
 import numpy as np
 import pytest
@@ -166,3 +167,17 @@ def test_deal_windows_match_plain_walk(D, allow_nt, banker):
             windows += 1
             finals += walk.in_final
     assert windows > n and finals > (0 if D == 1 else n // 10)   # D = 1: the first declaration stands
+
+
+def test_set_tables_match_rule_functions():
+    """SJ-3.3/3.4: after set_tables every card's es_tab / pos_tab entry is card_esuit / card_pos, for
+    every level and every trump (suits, NT, and -1 undecided)."""
+    st = make_state(1)
+    r = st.view(np.recarray)[0]
+    for lvl in range(13):
+        for t in range(-1, 5):
+            r.hand_level = lvl
+            r.trump = t
+            K.set_tables(st, 0)
+            assert [int(v) for v in r.es_tab] == [K.card_esuit(c, lvl, t) for c in range(54)], (lvl, t)
+            assert [int(v) for v in r.pos_tab] == [K.card_pos(c, lvl, t) for c in range(54)], (lvl, t)
