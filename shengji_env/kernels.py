@@ -101,47 +101,6 @@ def esuit_table(e, lvl, trump, pc, pn):
 # SJ-6, SJ-7.2: canonical decomposition
 # ---------------------------------------------------------------------------------------------
 
-@njit(cache=True)
-def _cmp_comp(k1, L1, t1, c1, k2, L2, t2, c2):
-    """Canonical order of two components: 1 if the first comes first (greater), -1 after, 0 equal."""
-    s1 = k1 * L1
-    s2 = k2 * L2
-    if s1 != s2:
-        return 1 if s1 > s2 else -1
-    if k1 != k2:
-        return 1 if k1 > k2 else -1
-    if t1 != t2:
-        return 1 if t1 > t2 else -1
-    a = np.sort(c1[:L1].copy())
-    bb = np.sort(c2[:L2].copy())
-    for i in range(L1):
-        if a[i] != bb[i]:
-            return 1 if a[i] > bb[i] else -1
-    return 0
-
-
-@njit(cache=True)
-def _cmp_list(m1, k1, L1, t1, c1, m2, k2, L2, t2, c2):
-    """Lists in canonical order: keys lexicographically (longer extends greater), then index tuples."""
-    mm = min(m1, m2)
-    for i in range(mm):
-        s1 = k1[i] * L1[i]
-        s2 = k2[i] * L2[i]
-        if s1 != s2:
-            return 1 if s1 > s2 else -1
-        if k1[i] != k2[i]:
-            return 1 if k1[i] > k2[i] else -1
-        if t1[i] != t2[i]:
-            return 1 if t1[i] > t2[i] else -1
-    if m1 != m2:
-        return 1 if m1 > m2 else -1
-    for i in range(m1):
-        r = _cmp_comp(k1[i], L1[i], t1[i], c1[i], k2[i], L2[i], t2[i], c2[i])
-        if r != 0:
-            return r
-    return 0
-
-
 @njit(cache=True, inline="always")
 def _greatest_key(cnt, pc, pn, D):
     """SJ-7.2: the greatest component key of cnt: (size, copies k, top position, length L); size -1
@@ -180,80 +139,10 @@ def _greatest_key(cnt, pc, pn, D):
 @njit(cache=True)
 def _decomp(cnt, pc, pn, D, ok, oL, otop, ocards):
     """SJ-7.2 canonical decomposition of the cards cnt (one esuit; pc/pn its position table).
-    Writes the components in canonical order, returns their number. cnt is restored."""
-    bs, bk, bt, bL = _greatest_key(cnt, pc, pn, D)
-    if bs < 0:
-        return 0
-    pa = -1
-    for p in range(bt - bL + 1, bt + 1):
-        nc = 0
-        for i in range(pn[p]):
-            if cnt[pc[p, i]] >= bk:
-                nc += 1
-        if nc > 1:
-            pa = p
-    nchoice = pn[pa] if pa >= 0 else 1
-    tot = 0
-    for p in range(NPOS):
-        for i in range(pn[p]):
-            tot += cnt[pc[p, i]]
-    tk = np.empty(tot, np.int64)
-    tL = np.empty(tot, np.int64)
-    tt = np.empty(tot, np.int64)
-    tc = np.empty((tot, NPOS), np.int64)
-    bestm = -1
-    cc = np.empty(NPOS, np.int64)
-    for ch in range(nchoice):
-        if pa >= 0 and cnt[pc[pa, ch]] < bk:
-            continue
-        j = 0
-        for p in range(bt - bL + 1, bt + 1):
-            if p == pa:
-                c = pc[pa, ch]
-            else:
-                c = -1
-                for i in range(pn[p]):
-                    if cnt[pc[p, i]] >= bk:
-                        c = pc[p, i]
-                        break
-            cc[j] = c
-            j += 1
-        for j in range(bL):
-            cnt[cc[j]] -= bk
-        m2 = _decomp(cnt, pc, pn, np.int64(D), tk, tL, tt, tc)
-        for j in range(bL):
-            cnt[cc[j]] += bk
-        # insert the chosen component at its canonical place
-        nk = np.empty(m2 + 1, np.int64)
-        nL = np.empty(m2 + 1, np.int64)
-        nt = np.empty(m2 + 1, np.int64)
-        ncs = np.empty((m2 + 1, NPOS), np.int64)
-        ins = m2
-        for i in range(m2):
-            if _cmp_comp(bk, bL, bt, cc, tk[i], tL[i], tt[i], tc[i]) >= 0:
-                ins = i
-                break
-        w = 0
-        for i in range(m2 + 1):
-            if i == ins:
-                nk[i] = bk
-                nL[i] = bL
-                nt[i] = bt
-                ncs[i, :] = cc
-            else:
-                nk[i] = tk[w]
-                nL[i] = tL[w]
-                nt[i] = tt[w]
-                ncs[i, :] = tc[w]
-                w += 1
-        if bestm < 0 or _cmp_list(m2 + 1, nk, nL, nt, ncs, bestm, ok, oL, otop, ocards) > 0:
-            bestm = m2 + 1
-            for i in range(bestm):
-                ok[i] = nk[i]
-                oL[i] = nL[i]
-                otop[i] = nt[i]
-                ocards[i, :] = ncs[i]
-    return bestm
+    Writes the components in canonical order, returns their number. cnt is restored. The search
+    is _decomp_ns on a scratch of its own."""
+    stk = np.empty((MAX_COMP + 1) * DS_BLK, np.int64)
+    return _decomp_ns(cnt, pc, pn, np.int64(D), ok, oL, otop, ocards, stk, np.int64(0))
 
 
 # _decomp_ns scratch: one block of DS_BLK int64 a recursion depth (at most MAX_COMP deep): component
@@ -263,8 +152,9 @@ DS_BLK = 2560
 
 
 @njit(cache=True)
-def _cmp_comp_ns(k1, L1, t1, c1, k2, L2, t2, c2, tmp):
-    """_cmp_comp without allocation: the index tuples are sorted in tmp (32,)."""
+def _cmp_comp(k1, L1, t1, c1, k2, L2, t2, c2, tmp):
+    """Canonical order of two components: 1 if the first comes first (greater), -1 after, 0 equal.
+    The index tuples are sorted in tmp (32,)."""
     s1 = k1 * L1
     s2 = k2 * L2
     if s1 != s2:
@@ -293,8 +183,9 @@ def _cmp_comp_ns(k1, L1, t1, c1, k2, L2, t2, c2, tmp):
 
 
 @njit(cache=True)
-def _cmp_list_ns(m1, k1, L1, t1, c1, m2, k2, L2, t2, c2, tmp):
-    """_cmp_list without allocation (_cmp_comp_ns)."""
+def _cmp_list(m1, k1, L1, t1, c1, m2, k2, L2, t2, c2, tmp):
+    """Lists in canonical order: keys lexicographically (longer extends greater), then index tuples
+    (tmp: _cmp_comp's scratch)."""
     mm = min(m1, m2)
     for i in range(mm):
         s1 = k1[i] * L1[i]
@@ -308,7 +199,7 @@ def _cmp_list_ns(m1, k1, L1, t1, c1, m2, k2, L2, t2, c2, tmp):
     if m1 != m2:
         return 1 if m1 > m2 else -1
     for i in range(m1):
-        r = _cmp_comp_ns(k1[i], L1[i], t1[i], c1[i], k2[i], L2[i], t2[i], c2[i], tmp)
+        r = _cmp_comp(k1[i], L1[i], t1[i], c1[i], k2[i], L2[i], t2[i], c2[i], tmp)
         if r != 0:
             return r
     return 0
@@ -316,8 +207,9 @@ def _cmp_list_ns(m1, k1, L1, t1, c1, m2, k2, L2, t2, c2, tmp):
 
 @njit(cache=True)
 def _decomp_ns(cnt, pc, pn, D, ok, oL, otop, ocards, stk, d):
-    """_decomp (the SJ-7.2 search) step for step, with its arrays in the scratch stk (DS_BLK int64
-    a depth, from block d on) instead of allocated: the same components in the same order. Call it
+    """The SJ-7.2 search: the greatest key's component (every choice of card where a position holds
+    several), then the rest recursively, keeping the greatest list (_cmp_list). Its arrays live
+    in the scratch stk (DS_BLK int64 a depth, from block d on), so nothing is allocated. Call it
     with the argument types of its own recursive call (C arrays, d an int64 variable, not a literal):
     a second specialization calling this one breaks when numba loads it from the cache."""
     bs, bk, bt, bL = _greatest_key(cnt, pc, pn, D)
@@ -367,7 +259,7 @@ def _decomp_ns(cnt, pc, pn, D, ok, oL, otop, ocards, stk, d):
         # insert the chosen component at its canonical place
         ins = m2
         for i in range(m2):
-            if _cmp_comp_ns(bk, bL, bt, cc, tk[i], tL[i], tt[i], tc[i], tmp) >= 0:
+            if _cmp_comp(bk, bL, bt, cc, tk[i], tL[i], tt[i], tc[i], tmp) >= 0:
                 ins = i
                 break
         w = 0
@@ -385,7 +277,7 @@ def _decomp_ns(cnt, pc, pn, D, ok, oL, otop, ocards, stk, d):
                 for q in range(tL[w]):
                     ncs[i, q] = tc[w, q]
                 w += 1
-        if bestm < 0 or _cmp_list_ns(m2 + 1, nk, nL, nt, ncs, bestm, ok, oL, otop, ocards, tmp) > 0:
+        if bestm < 0 or _cmp_list(m2 + 1, nk, nL, nt, ncs, bestm, ok, oL, otop, ocards, tmp) > 0:
             bestm = m2 + 1
             for i in range(bestm):
                 ok[i] = nk[i]
