@@ -816,9 +816,28 @@ def decl_options(st, b, cfg, p, out):
 
 
 @njit(cache=True)
+def _decl_low(nd, q, x, jS, p, y, jmin):
+    """The least count j >= jmin with _decl_ok(nd, q, x, jS, p, y, j) (127: none). Every SJ-4.5 test
+    is monotone in j (no standing declaration: any j; a reinforcement, q = p: y = x and j > j_S; an
+    overcall: (j, tau(y)) > (j_S, tau(x))), so the legal counts of card y are exactly
+    _decl_low .. c(y), the copies the seat holds."""
+    if nd == 0:
+        return jmin
+    if q == p:
+        if y != x:
+            return 127
+        return max(jmin, jS + 1)
+    ty = 0 if y < 52 else (1 if y == 52 else 2)
+    tx = 0 if x < 52 else (1 if x == 52 else 2)
+    return max(jmin, jS if ty > tx else jS + 1)
+
+
+@njit(cache=True)
 def _declare_bits(s, allow_nt):
     """The DECLARE mask of section 4 (PASS and decl_options' declarations, SJ-4.3/4.5) as a bit set
-    of a - A_PASS (every such action is 55..83), for the rollout's draw without the 84-entry mask."""
+    of a - A_PASS (every such action is 55..83), for the rollout's draw without the 84-entry mask.
+    The legal counts of card y are the run _decl_low .. c(y), and DECLARE_y(j) are consecutive ids,
+    so each card adds one run of bits."""
     one = np.uint64(1)
     p = s.actor
     lvl = s.hand_level
@@ -837,47 +856,84 @@ def _declare_bits(s, allow_nt):
             jmin = 1
         else:
             if allow_nt == 0:
-                continue
+                break
             y = 48 + yi  # 52, 53
             jmin = 2
         cy = s.hand[p, y]
-        for j in range(jmin, cy + 1):
-            if _decl_ok(nd, q, x, jS, p, y, j):
-                bits |= one << np.uint64(decl_action(y, j) - A_PASS)
+        lo = _decl_low(nd, q, x, jS, p, y, jmin)
+        if cy >= lo:
+            run = (one << np.uint64(cy - lo + 1)) - one
+            bits |= run << np.uint64(decl_action(y, lo) - A_PASS)
     return bits
 
 
 @njit(cache=True)
-def _n_decl(st, b, cfg, p):
-    """The number of legal declarations of seat p: decl_options with an empty out (a zero-length
-    view, so nothing is allocated)."""
-    return decl_options(st, b, cfg, p, st[b].seen[:0])
+def _has_decl(s, allow_nt, p):
+    """decl_options(...) > 0 without listing: does seat p of record s have a legal declaration
+    (SJ-4.3/4.5)? The legal counts of a card run from _decl_low up to the copies held, so only
+    the most copies of each card count, and level cards of all suits are equal (SJ-4.4): one test
+    on the most copies of one level card and one per joker, without branches on the holding."""
+    hp = s.hand[p]
+    lvl = s.hand_level
+    m = max(max(hp[lvl], hp[13 + lvl]), max(hp[26 + lvl], hp[39 + lvl]))
+    lj = hp[52] if allow_nt != 0 else 0      # jokers declare only NT (SJ-4.3)
+    bj = hp[53] if allow_nt != 0 else 0
+    nd = s.ndecl
+    if nd == 0:
+        # SJ-4.5(a): any level card, or a pair of one joker
+        return (m >= 1) | (lj >= 2) | (bj >= 2)
+    x = s.decl_card[nd - 1]
+    jS = s.decl_cnt[nd - 1]
+    if s.decl_seat[nd - 1] == p:
+        # SJ-4.5(b): only more copies of x
+        cx = hp[x] if (x < 52 or allow_nt != 0) else 0
+        return cx > jS
+    # SJ-4.5(c): (j, tau) > (j_S, tau(x)), tau = 0 level card, 1 LJ, 2 BJ
+    tx = 0 if x < 52 else (1 if x == 52 else 2)
+    return (m > jS) | ((lj >= 2) & ((lj > jS) | ((lj == jS) & (tx < 1)))) | \
+        ((bj >= 2) & ((bj > jS) | ((bj == jS) & (tx < 2))))
 
 
 # ---------------------------------------------------------------------------------------------
 # deal, declaring flow, kitty (SJ-4, SJ-5)
 # ---------------------------------------------------------------------------------------------
 
+def _card_tables():
+    """ESUIT_TABLE[lvl, trump + 1, c] = card_esuit(c, lvl, trump) and POS_TABLE[...] = card_pos(...)
+    for every level 0..12 and trump -1 (undecided) .. 4 (NT) (SJ-3.3/3.4), from the rule functions."""
+    esuit = getattr(card_esuit, "py_func", card_esuit)    # plain Python (no dispatch; JIT disabled too)
+    pos = getattr(card_pos, "py_func", card_pos)
+    es = np.empty((13, 6, 54), np.int8)
+    ps = np.empty((13, 6, 54), np.int8)
+    for lvl in range(13):
+        for t in range(-1, 5):
+            for c in range(54):
+                es[lvl, t + 1, c] = esuit(c, lvl, t)
+                ps[lvl, t + 1, c] = pos(c, lvl, t)
+    return es, ps
+
+
+ESUIT_TABLE, POS_TABLE = _card_tables()
+
+
 @njit(cache=True)
 def set_tables(st, b):
-    """Fill the per-game esuit/position tables once trump is fixed."""
+    """Fill the per-game esuit/position tables once trump is fixed: copies of the level's and trump's
+    rows of ESUIT_TABLE and POS_TABLE."""
     s = st[b]
     lvl = s.hand_level
     t = s.trump
-    es = s.es_tab
-    ps = s.pos_tab
-    for c in range(54):
-        es[c] = card_esuit(c, lvl, t)
-        ps[c] = card_pos(c, lvl, t)
+    s.es_tab[:] = ESUIT_TABLE[lvl, t + 1]
+    s.pos_tab[:] = POS_TABLE[lvl, t + 1]
 
 
 @njit(cache=True)
 def _pick_up(st, b, cfg):
-    """SJ-5.1: the banker adds the kitty to his hand and starts burying."""
+    """SJ-5.1: the banker adds the kitty (its K cards) to his hand and starts burying."""
     s = st[b]
     set_tables(st, b)
-    for c in range(54):
-        s.hand[s.banker, c] += s.kitty_orig[c]
+    for j in range(cfg[C_K]):
+        s.hand[s.banker, s.kitty_order[j]] += 1
     s.phase = BURY
     s.actor = s.banker
     s.nsel = 0
@@ -955,36 +1011,63 @@ def _finish_declaring(st, b, cfg):
 
 
 @njit(cache=True)
+def _deal_to_window(s, H4, allow_nt):
+    """SJ-4.6 during the deal: hand out cards o[dealt], o[dealt + 1], ... until one opens a window
+    (returns True: phase DECLARE, its receiver acting) or all 4H are dealt (False). Nothing in here
+    changes `count`, and a seat's legal set changes only with its level cards and jokers, so a seat
+    found without a declaration stays so until it receives one of those: after one check a plain
+    card (no level card, no joker) to it needs none even when count != seen[p]."""
+    lvl = s.hand_level
+    nd = s.ndecl
+    # cards that may open a window by themselves: the level cards of the 4 suits and the jokers
+    trig = (1 << 52) | (1 << 53) | (1 << lvl) | (1 << (13 + lvl)) | (1 << (26 + lvl)) | (1 << (39 + lvl))
+    # seats a plain card may open a window for: count != seen[p], not yet found without options
+    watch = 0
+    for p in range(4):
+        if s.seen[p] != nd:
+            watch |= 1 << p
+    hand = s.hand
+    order = s.order
+    i = s.dealt
+    p = (s.f + i) % 4
+    while i < H4:
+        c = order[i]
+        hand[p, c] += 1
+        i += 1
+        if ((trig >> c) & 1) != 0 or ((watch >> p) & 1) != 0:
+            if _has_decl(s, allow_nt, p):
+                s.dealt = i
+                s.phase = DECLARE
+                s.actor = p
+                s.in_final = 0
+                return True
+            watch &= ~(1 << p)
+        p = (p + 1) & 3
+    s.dealt = i
+    return False
+
+
+@njit(cache=True)
 def _advance(st, b, cfg):
     """Run every automatic step (dealing, skipped windows, final round, flips) up to a decision."""
     s = st[b]
     H4 = 4 * cfg[C_H]
+    allow_nt = cfg[C_ALLOW_NT]
     while True:
         ph = s.phase
         if ph == DEAL:
-            if s.dealt >= H4:
-                s.phase = FINAL
-                s.fr_next = s.f
-                s.fr_skips = 0
-                continue
-            i = s.dealt
-            c = s.order[i]
-            p = (s.f + i) % 4
-            s.hand[p, c] += 1
-            s.dealt = i + 1
-            if c >= 52 or c % 13 == s.hand_level or s.ndecl != s.seen[p]:
-                if _n_decl(st, b, cfg, p) > 0:
-                    s.phase = DECLARE
-                    s.actor = p
-                    s.in_final = 0
-                    return
+            if _deal_to_window(s, H4, allow_nt):
+                return
+            s.phase = FINAL
+            s.fr_next = s.f
+            s.fr_skips = 0
         elif ph == FINAL:
             if s.fr_skips >= 4:
                 _finish_declaring(st, b, cfg)
                 continue
             p = s.fr_next
             s.fr_next = (p + 1) % 4
-            if _n_decl(st, b, cfg, p) > 0:
+            if _has_decl(s, allow_nt, p):
                 s.phase = DECLARE
                 s.actor = p
                 s.in_final = 1
@@ -1004,16 +1087,14 @@ def start_deal(st, b, cfg, order, trump_preset):
     K = cfg[C_K]
     for i in range(54 * D):
         s.order[i] = order[i]
-    for p in range(4):
-        for c in range(54):
-            s.hand[p, c] = 0
-            s.shown[p, c] = 0
-            s.played[p, c] = 0
-            s.trick_cards[p, c] = 0
-    for c in range(54):
-        s.sel[c] = 0
-        s.kitty_orig[c] = 0
-        s.buried[c] = 0
+    # whole-array stores (memsets), several times cheaper than element loops over the record
+    s.hand[:, :] = 0
+    s.shown[:, :] = 0
+    s.played[:, :] = 0
+    s.trick_cards[:, :] = 0
+    s.sel[:] = 0
+    s.kitty_orig[:] = 0
+    s.buried[:] = 0
     for j in range(K):
         s.kitty_order[j] = order[4 * H + j]
         s.kitty_orig[order[4 * H + j]] += 1
