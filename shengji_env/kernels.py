@@ -1564,8 +1564,10 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
     holds two different selected cards every component key names one component, so the canonical
     decomposition is greedy (as _decomp_fast): take the greatest key (size k L, then k, then top),
     where the key of copies k is the longest run of positions holding >= k copies (L = 1 for k = 1),
-    then lower the masks under the run by k. SJ-7.4: the throw check on the followers' position
-    masks of esuit e. An ambiguous selection takes the SJ-7.2 search (_decomp_ns, allocation-free)."""
+    then lower the masks under the run by k. An ambiguous selection splits one component per card
+    when no tractor can form, else takes the SJ-7.2 search (_decomp_ns, allocation-free). SJ-7.4:
+    the throw check against esm's above-position table (make_esm), or for a tractor the followers'
+    position masks of esuit e."""
     sel = s.sel
     pst = s.pos_tab
     ldr = s.actor
@@ -2231,6 +2233,7 @@ ESM_SIZE = ESM_ABOVE + 5 * NPOS
 
 @njit(cache=True)
 def make_esm():
+    """The rollout's esuit tables (_esuit_tables_r)."""
     return np.zeros(ESM_SIZE, np.uint64)
 
 
@@ -2454,7 +2457,8 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
     _legal_bits set or _declare_bits where that applies (no 84-entry mask); the step is step_ws's,
     with BURY, LEAD and FOLLOW applied on the record (_apply_play_r, leads by _execute_lead_bits). Without
     auto_forced the legal bits come from card sets kept up to date across the plays
-    (_legal_bits_inc; bb: make_bb, rs: make_rs). ws must hold the config (set_ws_cfg)."""
+    (_legal_bits_inc; bb: make_bb, rs: make_rs, esm: make_esm), and single-card follows and lead
+    composition are drawn and applied on those sets directly. ws must hold the config (set_ws_cfg)."""
     s = st[b]
     auto = cfg[C_AUTO]
     D = cfg[C_DECKS]
