@@ -1351,6 +1351,39 @@ def _play_one(s, seat, c, k):
     s.nlog = nlog
 
 
+ALL_CARDS = np.uint64((1 << 54) - 1)
+
+
+@njit(cache=True)
+def _record_failed_throw(s, ws, ldr, play, cards):
+    """SJ-7.4 failed throw of seat ldr, whose selection s.sel lies in the uint64 card set cards and
+    of which play stays on the table: log the attempt, show the cards taken back, and charge the
+    throw_penalty option (config in ws)."""
+    nf = s.nft
+    s.ft_seat[nf] = ldr
+    s.ft_trick[nf] = s.ntricks
+    att = s.ft_att[nf]
+    for c in range(54):
+        att[c] = s.sel[c]
+    nret = 0
+    x = cards
+    while x != 0:
+        c = np.int64(lowest_bit(x))
+        x &= x - np.uint64(1)
+        ret = s.sel[c] - play[c]
+        nret += ret
+        if ret > s.shown[ldr, c]:
+            s.shown[ldr, c] = ret
+    s.nft = nf + 1
+    pmode = ws[WS_CFG + C_PENALTY]
+    if pmode != 0:
+        pts = ws[WS_CFG + C_PEN_PTS] if pmode == 1 else ws[WS_CFG + C_PEN_PTS] * nret
+        if ldr % 2 == s.banker % 2:
+            s.penalty += pts
+        else:
+            s.penalty -= pts
+
+
 @njit(cache=True)
 def _execute_lead_ws(st, b, cfg, ws):
     """DONE of a lead (SJ-7): decomposition, throw check, the play. ws: make_ws work arrays."""
@@ -1456,24 +1489,7 @@ def _execute_lead_r(s, ws):
     if forced >= 0:
         for w in range(oL[forced]):
             play[oc[forced, w]] += ok[forced]
-        nf = s.nft
-        s.ft_seat[nf] = ldr
-        s.ft_trick[nf] = s.ntricks
-        nret = 0
-        for c in range(54):
-            s.ft_att[nf, c] = s.sel[c]
-            ret = s.sel[c] - play[c]
-            nret += ret
-            if ret > s.shown[ldr, c]:
-                s.shown[ldr, c] = ret
-        s.nft = nf + 1
-        pmode = ws[WS_CFG + C_PENALTY]
-        if pmode != 0:
-            pts = ws[WS_CFG + C_PEN_PTS] if pmode == 1 else ws[WS_CFG + C_PEN_PTS] * nret
-            if ldr % 2 == s.banker % 2:
-                s.penalty += pts
-            else:
-                s.penalty -= pts
+        _record_failed_throw(s, ws, ldr, play, ALL_CARDS)
         s.fm = 1
         s.fk[0] = ok[forced]
         s.fL[0] = oL[forced]
@@ -1759,29 +1775,7 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
             x &= x - one
         for w in range(ws[198 + forced]):
             play[ws[326 + NPOS * forced + w]] += ws[134 + forced]
-        nf = s.nft
-        s.ft_seat[nf] = ldr
-        s.ft_trick[nf] = s.ntricks
-        att = s.ft_att[nf]
-        for c in range(54):
-            att[c] = sel[c]
-        nret = 0
-        x = sb
-        while x != 0:
-            c = np.int64(lowest_bit(x))
-            x &= x - one
-            ret = sel[c] - play[c]
-            nret += ret
-            if ret > s.shown[ldr, c]:
-                s.shown[ldr, c] = ret
-        s.nft = nf + 1
-        pmode = ws[WS_CFG + C_PENALTY]
-        if pmode != 0:
-            pts = ws[WS_CFG + C_PEN_PTS] if pmode == 1 else ws[WS_CFG + C_PEN_PTS] * nret
-            if ldr % 2 == s.banker % 2:
-                s.penalty += pts
-            else:
-                s.penalty -= pts
+        _record_failed_throw(s, ws, ldr, play, sb)
         s.fm = 1
         s.fk[0] = ws[134 + forced]
         s.fL[0] = ws[198 + forced]
