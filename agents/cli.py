@@ -62,6 +62,13 @@ def add_commands(sub) -> None:
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--threads", type=int, default=1, help="torch threads (the CPU is shared)")
     p.add_argument("--eval-deals", type=int, default=0, help="duplicate deals vs random/heuristic at the end")
+    p.add_argument("--opponents", default="self,heuristic",
+                   help="opponents dealt game by game: self (past snapshots), heuristic, random")
+    p.add_argument("--teacher", default="heuristic",
+                   help="agent spec whose decisions are distilled before PPO (expert iteration); 'none' to skip")
+    p.add_argument("--distill-games", type=int, default=4096, help="games the teacher plays for distillation")
+    p.add_argument("--eval-every", type=int, default=10, help="iterations between evaluations (duplicate deals "
+                                                              "vs random and heuristic, drawn on the curve)")
     p.add_argument("--iterations", type=int, default=None, help="stop after this many iterations (not --minutes)")
     p.add_argument("--ray", action="store_true", help="collect rollouts on Ray actors, one BatchGame each "
                                                       "(pip install \"cardzoo[ray]\"); a local Ray without --address")
@@ -116,12 +123,15 @@ def cmd_train(args) -> int:
         raise SystemExit(f"--workers must be in 1..--envs ({args.envs})")
     tc = TrainConfig(game=args.game, env_config=cfg, seed=args.seed, minutes=args.minutes, n_envs=args.envs,
                      hidden=args.hidden, lr=args.lr, threads=args.threads, max_iterations=args.iterations,
-                     workers=args.workers, ray=use_ray, ray_address=args.address)
+                     workers=args.workers, ray=use_ray, ray_address=args.address, opponents=args.opponents,
+                     teacher=None if args.teacher.lower() == "none" else args.teacher,
+                     distill_games=args.distill_games, eval_every=args.eval_every)
     total = args.iterations if args.iterations is not None else int(args.minutes * 60)
     with tqdm(total=total, unit="it" if args.iterations is not None else "s", desc=f"train {args.game}") as bar:
         res = train(tc, out, progress=bar, log=bar.write)
     last = res["rows"][-1] if res["rows"] else {}
     evals = [r["eval_vs_random"] for r in res["rows"] if r["eval_vs_random"] != ""]
+    evals_h = [r["eval_vs_heuristic"] for r in res["rows"] if r["eval_vs_heuristic"] != ""]
     col = res["meta"]["collection"]
     rows = [{"game": args.game, "config": str(cfg or "{}"), "seed": args.seed, "iterations": res["iterations"],
              "collection": f"{col['backend']} x{col['workers']}",
@@ -129,6 +139,7 @@ def cmd_train(args) -> int:
              "decisions/s": round(res["decisions_per_s"], 1),
              "collected/s": round(res["collect_decisions_per_s"], 1), "samples": res["samples"],
              "last loss": last.get("loss", ""), "greedy vs random": evals[-1] if evals else "",
+             "greedy vs heuristic": evals_h[-1] if evals_h else "",
              "checkpoint": res["checkpoint"]}]
     print(_table(rows))
     if args.eval_deals:

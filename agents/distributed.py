@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 
-from agents.train import RolloutWorker, TrainConfig, _worker_args, merge
+from agents.train import RolloutWorker, TrainConfig, _worker_args, _worker_kwargs, merge
 
 INSTALL_HINT = 'Ray is not installed: pip install "cardzoo[ray]"  (Ray core, ray==2.60.0)'
 READY_TIMEOUT_S = 300.0
@@ -72,7 +72,7 @@ class RayCollector:
             args = _worker_args(cfg, workers)
             self.workers, self.game, self.seed = workers, cfg.game, cfg.seed
             self.shards = [(a[4], a[5]) for a in args]
-            self.actors = [Worker.remote(*a, threads=1) for a in args]
+            self.actors = [Worker.remote(*a, threads=1, **_worker_kwargs(cfg)) for a in args]
             try:
                 ray.get([a.ready.remote() for a in self.actors], timeout=READY_TIMEOUT_S)
             except ray.exceptions.GetTimeoutError:

@@ -23,9 +23,15 @@ def _torch():
     return torch
 
 
-def build_model(obs_size: int, num_actions: int, hidden: int = 256, layers: int = 2):
+ACTIVATIONS = ("tanh", "relu")
+
+
+def build_model(obs_size: int, num_actions: int, hidden: int = 256, layers: int = 2, activation: str = "tanh"):
     torch = _torch()
     nn = torch.nn
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"activation must be one of {ACTIVATIONS}, got {activation!r}")
+    act = nn.Tanh if activation == "tanh" else nn.ReLU
 
     class PolicyNet(nn.Module):
         """Shared MLP body, a policy head (masked logits) and a value head."""
@@ -36,7 +42,7 @@ def build_model(obs_size: int, num_actions: int, hidden: int = 256, layers: int 
             dims = [obs_size] + [hidden] * layers
             body = []
             for i in range(layers):
-                body += [nn.Linear(dims[i], dims[i + 1]), nn.Tanh()]
+                body += [nn.Linear(dims[i], dims[i + 1]), act()]
             self.body = nn.Sequential(*body)
             self.pi = nn.Linear(hidden, num_actions)
             self.v = nn.Linear(hidden, 1)
@@ -76,7 +82,8 @@ def load_checkpoint(path):
     meta = json.loads(jpath.read_text())
     if meta.get("format") != FORMAT:
         raise ValueError(f"{jpath}: not a {FORMAT} checkpoint (format={meta.get('format')!r})")
-    model = build_model(meta["obs_size"], meta["num_actions"], meta.get("hidden", 256), meta.get("layers", 2))
+    model = build_model(meta["obs_size"], meta["num_actions"], meta.get("hidden", 256), meta.get("layers", 2),
+                        meta.get("activation", "tanh"))
     model.load_state_dict(torch.load(path, weights_only=True))
     model.eval()
     return model, meta

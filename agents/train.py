@@ -33,13 +33,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from agents.arena import TEAM_GAMES, num_players
 from agents.learned import build_model, save_checkpoint
 from cardzoo.registry import make_batch
 
 LOG_FIELDS = ["iteration", "wall_s", "episodes", "decisions", "samples", "opponent", "mean_return",
-              "eval_vs_random", "loss", "policy_loss", "value_loss", "entropy", "approx_kl", "decisions_per_s",
+              "eval_vs_random", "eval_vs_random_lo", "eval_vs_random_hi", "eval_vs_heuristic", "eval_vs_heuristic_lo",
+              "eval_vs_heuristic_hi", "loss", "policy_loss", "value_loss", "entropy", "approx_kl", "decisions_per_s",
               "collect_s", "game_seed"]
 
 
@@ -65,11 +67,18 @@ class TrainConfig:
     snapshot_every: int = 5
     pool_size: int = 8
     eval_every: int = 10
-    eval_games: int = 128
     threads: int = 1
     workers: int | None = None      # collection shards; None: 1 locally, the cluster's CPUs on Ray
     ray: bool = False               # collect on Ray actors (a local ray.init() unless ray_address)
     ray_address: str | None = None  # an existing cluster ("auto", "host:6379", "ray://host:10001"); implies ray
+    opponents: str = "self,heuristic"   # opponent kinds, dealt game by game: self (the pool), heuristic, random
+    teacher: str | None = "heuristic"  # expert whose decisions are distilled before PPO (None: from scratch)
+    distill_games: int = 4096        # games the teacher plays (every seat) for distillation
+    distill_epochs: int = 10
+    distill_lr: float = 1e-3
+    distill_minibatch: int = 512
+    activation: str = "relu"
+    eval_deals: int = 100            # duplicate deals against random and the heuristic at each evaluation
 
 
 def _learner_seats(game: str, n_players: int, n_envs: int, iteration: int) -> np.ndarray:
@@ -118,15 +127,115 @@ def _policy_actions(torch, model, obs, mask, gen, greedy=False):
     return a.numpy().astype(np.int64), logp.numpy(), value.numpy()
 
 
-def play_episodes(torch, g, model, opponent, learner, seed, gen, rng, record=True, greedy=False):
+OPPONENT_KINDS = ("self", "heuristic", "random")
+
+
+def opponent_kinds(text: str) -> list[str]:
+    """``"self,heuristic"`` -> ["self", "heuristic"]: the opponents of each iteration, dealt game by game."""
+    kinds = [k.strip() for k in str(text).split(",") if k.strip()]
+    bad = [k for k in kinds if k not in OPPONENT_KINDS]
+    if not kinds or bad:
+        raise ValueError(f"opponents must be a comma list of {', '.join(OPPONENT_KINDS)}; got {text!r}")
+    return kinds
+
+
+def teacher_games(game: str, env_config: dict, teacher, n_games: int, seed: int, chunk: int = 512) -> dict:
+    """Every decision of ``n_games`` games the teacher plays in every seat (dealt from seed, seed + 1,
+    ...): observations, masks, the teacher's actions and the return the acting seat got in the end."""
+    parts = {k: [] for k in ("obs", "mask", "act", "ret")}
+    for start in range(0, n_games, chunk):
+        n = min(chunk, n_games - start)
+        g = make_batch(game, n, **env_config)
+        g.reset(seed=seed + start)
+        rows, seats, games = [], [], []
+        obs_l, mask_l, act_l = [], [], []
+        total = None
+        while True:
+            cp = np.asarray(g.current_player, dtype=np.int64)
+            live = np.flatnonzero(cp >= 0)
+            if not live.size:
+                break
+            obs, mask = g.observe(), g.legal_mask()
+            act = np.zeros(n, np.int64)
+            act[live] = teacher.act_batch(obs[live], mask[live])
+            obs_l.append(obs[live]); mask_l.append(mask[live]); act_l.append(act[live])
+            games.append(live); seats.append(cp[live])
+            g.step(act)
+            r = np.asarray(g.rewards, np.float64)
+            total = r.copy() if total is None else total + r
+        games, seats = np.concatenate(games), np.concatenate(seats)
+        parts["obs"].append(np.concatenate(obs_l)); parts["mask"].append(np.concatenate(mask_l))
+        parts["act"].append(np.concatenate(act_l)); parts["ret"].append(total[games, seats].astype(np.float32))
+    return {k: np.concatenate(v) for k, v in parts.items()}
+
+
+def distill(torch, cfg: TrainConfig, model, gen, log=print) -> dict:
+    """Expert iteration's first step: fit the policy to the teacher's decisions (cross-entropy over
+    the legal actions) and the value head to the returns its seats got, before self-play improves on it."""
+    from agents import make_agent
+
+    t0 = time.perf_counter()
+    teacher = make_agent(cfg.teacher, cfg.game, seed=cfg.seed, env_config=cfg.env_config)
+    data = teacher_games(cfg.game, cfg.env_config, teacher, cfg.distill_games, cfg.seed * 7_919 + 10**8)
+    t_play = time.perf_counter() - t0
+    opt = torch.optim.Adam(model.parameters(), lr=cfg.distill_lr, eps=1e-5)
+    obs_t, mask_t = torch.as_tensor(data["obs"]), torch.as_tensor(data["mask"].astype(np.int8))
+    act_t, ret_t = torch.as_tensor(data["act"]), torch.as_tensor(data["ret"])
+    n = len(act_t)
+    acc = loss_v = 0.0
+    for _ in range(cfg.distill_epochs):
+        perm = torch.randperm(n, generator=gen)
+        hits = 0
+        for s in range(0, n, cfg.distill_minibatch):
+            mb = perm[s:s + cfg.distill_minibatch]
+            logits, v = model(obs_t[mb], mask_t[mb])
+            ce = torch.nn.functional.cross_entropy(logits, act_t[mb])
+            vl = 0.5 * ((v - ret_t[mb]) ** 2).mean()
+            loss = ce + cfg.vf_coef * vl
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
+            opt.step()
+            hits += int((logits.argmax(1) == act_t[mb]).sum())
+            loss_v = float(vl.detach())
+        acc = hits / max(1, n)
+    facts = {"teacher": cfg.teacher, "games": cfg.distill_games, "decisions": int(n), "epochs": cfg.distill_epochs,
+             "agreement": round(acc, 4), "value_loss": round(loss_v, 4), "play_s": round(t_play, 1),
+             "seconds": round(time.perf_counter() - t0, 1)}
+    log(f"distilled {cfg.teacher}: {n} decisions of {cfg.distill_games} games, {cfg.distill_epochs} epochs, "
+        f"agreement {acc:.3f}, {facts['seconds']} s")
+    return facts
+
+
+def _as_list(opponents) -> list:
+    return list(opponents) if isinstance(opponents, (list, tuple)) else [opponents]
+
+
+def _opponent_actions(torch, opp, obs, mask, gen, rng):
+    """One opponent's actions: None plays uniformly at random, an Agent its ``act_batch``, a model samples."""
+    if opp is None:
+        u = rng.random(mask.shape)
+        u[mask == 0] = -1
+        return u.argmax(1)
+    if hasattr(opp, "act_batch"):
+        return opp.act_batch(obs, mask)
+    return _policy_actions(torch, opp, obs, mask, gen)[0]
+
+
+def play_episodes(torch, g, model, opponents, learner, seed, gen, rng, record=True, greedy=False, offset=0):
     """Run every game of `g` (reset with `seed`) to its end. Returns the buffers and the learner's
-    return per game. `opponent` is a model or None (uniform random)."""
+    return per game. `opponents`: one opponent or a list, game b playing opponents[(offset + b) % len]
+    (``offset``: the shard's first global game, so the assignment does not depend on the sharding);
+    an opponent is None (uniform random), an Agent (``act_batch``) or a model."""
+    opponents = _as_list(opponents)
     n, _ = learner.shape
     g.reset(seed=seed)
     rows = np.arange(n)
+    opp_of = (rows + offset) % len(opponents)
     buf = {k: [] for k in ("obs", "mask", "act", "logp", "val", "game")}
-    rewards: list[float] = []
+    n_rec = 0
     last = np.full(n, -1, np.int64)
+    final = []                     # (sample index, reward) credited when a game pays out
     ret = np.zeros(n)
     decisions = 0
     while True:
@@ -137,64 +246,61 @@ def play_episodes(torch, g, model, opponent, learner, seed, gen, rng, record=Tru
         obs = g.observe()
         mask = g.legal_mask()
         mine = live & learner[rows, np.maximum(cp, 0)]
-        theirs = live & ~mine
         actions = np.zeros(n, np.int64)
         li = np.flatnonzero(mine)
         if li.size:
             a, lp, v = _policy_actions(torch, model, obs[li], mask[li], gen, greedy)
             actions[li] = a
             if record:
-                base = len(rewards)
                 buf["obs"].append(obs[li]); buf["mask"].append(mask[li]); buf["act"].append(a)
                 buf["logp"].append(lp); buf["val"].append(v); buf["game"].append(li)
-                rewards.extend([0.0] * li.size)
-                last[li] = base + np.arange(li.size)
-        oi = np.flatnonzero(theirs)
-        if oi.size:
-            if opponent is None:
-                u = rng.random(mask[oi].shape)
-                u[mask[oi] == 0] = -1
-                actions[oi] = u.argmax(1)
-            else:
-                actions[oi] = _policy_actions(torch, opponent, obs[oi], mask[oi], gen)[0]
+                last[li] = n_rec + np.arange(li.size)
+                n_rec += li.size
+        for k, opp in enumerate(opponents):
+            oi = np.flatnonzero(live & ~mine & (opp_of == k))
+            if oi.size:
+                actions[oi] = _opponent_actions(torch, opp, obs[oi], mask[oi], gen, rng)
         decisions += int(live.sum())
         g.step(actions)
         r = np.asarray(g.rewards, dtype=np.float64)
         got = np.flatnonzero(live & r.any(axis=1))
-        for b in got:
-            mine_r = float(r[b][learner[b]].mean())
-            ret[b] += mine_r
-            if record and last[b] >= 0:
-                rewards[last[b]] += mine_r
+        if got.size:
+            mine_r = (r[got] * learner[got]).sum(1) / learner[got].sum(1)
+            ret[got] += mine_r
+            paid = last[got] >= 0
+            final.append(np.stack([last[got][paid], mine_r[paid]], 1))
     if record and buf["obs"]:
         data = {k: np.concatenate(v) for k, v in buf.items()}
-        data["rew"] = np.asarray(rewards, np.float32)
+        data["rew"] = np.zeros(n_rec, np.float32)
+        if final:
+            paid = np.concatenate(final)
+            np.add.at(data["rew"], paid[:, 0].astype(np.int64), paid[:, 1].astype(np.float32))
     else:
         data = None
     return data, ret, decisions
 
 
+@njit(cache=True)
+def _gae_by_game(game, val, rew, n_games, gamma, lam, adv):
+    """GAE over each game's samples, which lie in time order within `game` (terminal after the last)."""
+    nxt = np.zeros(n_games, np.float32)
+    run = np.zeros(n_games, np.float32)
+    for i in range(len(game) - 1, -1, -1):
+        b = game[i]
+        delta = rew[i] + gamma * nxt[b] - val[i]
+        run[b] = delta + gamma * lam * run[b]
+        adv[i] = run[b]
+        nxt[b] = val[i]
+
+
 def gae(data, gamma, lam):
     """Advantages and returns over each game's learner decisions (terminal after its last one)."""
-    adv = np.zeros(len(data["rew"]), np.float32)
-    games = data["game"]
-    order = np.argsort(games, kind="stable")
-    val, rew = data["val"], data["rew"]
-    start = 0
-    while start < len(order):
-        end = start
-        while end < len(order) and games[order[end]] == games[order[start]]:
-            end += 1
-        idx = order[start:end]
-        running = 0.0
-        for t in range(len(idx) - 1, -1, -1):
-            i = idx[t]
-            nxt = val[idx[t + 1]] if t + 1 < len(idx) else 0.0
-            delta = rew[i] + gamma * nxt - val[i]
-            running = delta + gamma * lam * running
-            adv[i] = running
-        start = end
-    return adv, adv + val
+    games = np.asarray(data["game"], np.int64)
+    adv = np.zeros(len(games), np.float32)
+    if len(games):
+        _gae_by_game(games, np.asarray(data["val"], np.float32), np.asarray(data["rew"], np.float32),
+                     int(games.max()) + 1, np.float32(gamma), np.float32(lam), adv)
+    return adv, adv + data["val"]
 
 
 class RolloutWorker:
@@ -203,7 +309,7 @@ class RolloutWorker:
     process by ``LocalCollector`` and inside Ray actors by ``agents.distributed.RayCollector``."""
 
     def __init__(self, game: str, env_config: dict, n_envs: int, shard: int, start: int, size: int,
-                 hidden: int, layers: int, seed: int, threads: int | None = None):
+                 hidden: int, layers: int, seed: int, threads: int | None = None, activation: str = "tanh"):
         import torch
 
         from agents.arena import num_players
@@ -216,8 +322,11 @@ class RolloutWorker:
         self.g = make_batch(game, size, **env_config)
         self.g.reset(seed=seed)
         obs_size, num_actions = self.g.observe().shape[1], self.g.legal_mask().shape[1]
-        self.model = build_model(obs_size, num_actions, hidden, layers)
-        self.opponent = build_model(obs_size, num_actions, hidden, layers)
+        self.sizes = (obs_size, num_actions, hidden, layers, activation)
+        self.model = build_model(*self.sizes)
+        self.opponent_models = [build_model(*self.sizes)]
+        self.env_config = dict(env_config)
+        self.agents: dict = {}
         self.cpu_s = 0.0
 
     def ready(self) -> int:
@@ -227,25 +336,49 @@ class RolloutWorker:
         """CPU time this worker's process spent in ``collect`` so far."""
         return self.cpu_s
 
+    def _opponents(self, opponent_weights, sample_seed_: int) -> list:
+        """The opponent list for ``play_episodes``: each entry None (random), an agent spec string
+        ("heuristic") or a state dict (a frozen network)."""
+        out, models = [], iter(self.opponent_models)
+        for entry in _as_list(opponent_weights):
+            if entry is None:
+                out.append(None)
+            elif isinstance(entry, str):
+                if entry not in self.agents:
+                    from agents import make_agent
+
+                    self.agents[entry] = make_agent(entry, self.game, seed=0, env_config=self.env_config)
+                agent = self.agents[entry]
+                agent.reset(seed=sample_seed_)
+                out.append(agent)
+            else:
+                model = next(models, None)
+                if model is None:
+                    model = build_model(*self.sizes)
+                    self.opponent_models.append(model)
+                model.load_state_dict(entry)
+                out.append(model)
+        return out
+
     def collect(self, weights, opponent_weights, iteration: int, seed0: int, all_seats: bool = False):
         """Play this shard's games of `iteration` (game b dealt from seed0 + b) with the learner's
-        `weights` against `opponent_weights` (None: uniform random). `all_seats`: the learner plays every
-        seat. Returns (buffers with global game ids, learner return per game, decisions played)."""
+        `weights` against `opponent_weights`: None (uniform random), a state dict, an agent spec
+        ("heuristic"), or a list of those dealt game by game (global game b plays entry b % len).
+        `all_seats`: the learner plays every seat. Returns (buffers with global game ids, learner return
+        per game, decisions played)."""
         torch = self.torch
         cpu0 = time.process_time()
         self.model.load_state_dict(weights)
-        opponent = None
-        if opponent_weights is not None:
-            self.opponent.load_state_dict(opponent_weights)
-            opponent = self.opponent
+        s = sample_seed(self.seed, iteration, self.shard)
+        opponents = self._opponents(opponent_weights, s)
         if all_seats:
             learner = np.ones((self.size, self.n_players), bool)
         else:
             learner = _learner_seats(self.game, self.n_players, self.n_envs, iteration)[self.start:self.start + self.size]
-        s = sample_seed(self.seed, iteration, self.shard)
         gen = torch.Generator().manual_seed(s)
         rng = np.random.default_rng(s)
-        data, ret, dec = play_episodes(torch, self.g, self.model, opponent, learner, seed0 + self.start, gen, rng)
+        data, ret, dec = play_episodes(torch, self.g, self.model, opponents, learner, seed0 + self.start, gen, rng,
+                                       offset=self.start)
         if data is not None:
             data["game"] = data["game"] + self.start
         self.cpu_s += time.process_time() - cpu0
@@ -264,13 +397,17 @@ def _worker_args(cfg: TrainConfig, workers: int) -> list[tuple]:
             for k, (start, size) in enumerate(shard_bounds(cfg.n_envs, workers))]
 
 
+def _worker_kwargs(cfg: TrainConfig) -> dict:
+    return {"activation": cfg.activation}
+
+
 class LocalCollector:
     """The shards in this process, one after another."""
 
     backend = "local"
 
     def __init__(self, cfg: TrainConfig):
-        self.workers = [RolloutWorker(*args) for args in _worker_args(cfg, cfg.workers or 1)]
+        self.workers = [RolloutWorker(*args, **_worker_kwargs(cfg)) for args in _worker_args(cfg, cfg.workers or 1)]
         self.shards = [(w.start, w.size) for w in self.workers]
 
     def collect(self, weights, opponent_weights, iteration, seed0, all_seats=False):
@@ -316,7 +453,7 @@ def train(cfg: TrainConfig, out_dir, progress=None, log=print, collector=None) -
     obs_size, num_actions = probe.observe().shape[1], probe.legal_mask().shape[1]
     if cfg.workers is not None:
         shard_bounds(cfg.n_envs, cfg.workers)          # bad counts fail before any Ray start
-    model = build_model(obs_size, num_actions, cfg.hidden, cfg.layers)   # before in-process workers draw
+    model = build_model(obs_size, num_actions, cfg.hidden, cfg.layers, cfg.activation)   # before in-process workers draw
     if collector is not None:
         desc = collector.describe()
         shards = desc["shards"]
@@ -344,11 +481,15 @@ def _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, 
     peak = np.abs(data["obs"]).max(axis=0)
     model.obs_scale.copy_(torch.as_tensor(1.0 / np.maximum(peak, 1.0), dtype=torch.float32))
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr, eps=1e-5)
+    kinds = opponent_kinds(cfg.opponents)
+    distilled = None
+    if cfg.teacher:
+        distilled = distill(torch, cfg, model, gen, log)
     pool: list = [None]
     names = ["random"]
     meta = {"game": cfg.game, "env_config": cfg.env_config, "obs_size": int(obs_size),
-            "num_actions": int(num_actions), "hidden": cfg.hidden, "layers": cfg.layers,
-            "train_config": asdict(cfg), "collection": collection}
+            "num_actions": int(num_actions), "hidden": cfg.hidden, "layers": cfg.layers, "activation": cfg.activation,
+            "train_config": asdict(cfg), "collection": collection, "distilled": distilled}
     t_start = time.perf_counter()
     deadline = t_start + 60.0 * cfg.minutes
     csv_path = out / "log.csv"
@@ -367,10 +508,11 @@ def _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, 
                 break
             t_it = time.perf_counter()
             k = len(pool) - 1 if (len(pool) > 1 and rng.random() < 0.5) else int(rng.integers(len(pool)))
-            opponent, opp_name = pool[k], names[k]
+            plan = [pool[k] if kind == "self" else (None if kind == "random" else kind) for kind in kinds]
+            opp_name = "+".join(names[k] if kind == "self" else kind for kind in kinds)
             seed0 = game_seed(cfg, it)
             t_col = time.perf_counter()
-            data, ret, dec = collector.collect(_weights(model), opponent, it, seed0)
+            data, ret, dec = collector.collect(_weights(model), plan if len(plan) > 1 else plan[0], it, seed0)
             collect_s = time.perf_counter() - t_col
             adv, rets = gae(data, cfg.gamma, cfg.lam)
             obs_t = torch.as_tensor(data["obs"])
@@ -414,9 +556,9 @@ def _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, 
             total_collect += collect_s
             total_samples += n_s
             total_eps += cfg.n_envs
-            ev = ""
+            ev = {}
             if cfg.eval_every and (it + 1) % cfg.eval_every == 0:
-                ev = evaluate_vs_random(torch, cfg, model, n_players, gen, rng, it)
+                ev = evaluate(cfg, model, it)
             it += 1
             if it % cfg.snapshot_every == 0:
                 pool.append(_weights(model))
@@ -426,7 +568,8 @@ def _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, 
             wall = time.perf_counter() - t_start
             row = {"iteration": it, "wall_s": round(wall, 2), "episodes": total_eps, "decisions": total_dec,
                    "samples": total_samples, "opponent": opp_name, "mean_return": round(float(ret.mean()), 4),
-                   "eval_vs_random": ev, **{k: round(v, 5) for k, v in stats.items()},
+                   **{f: ev.get(f, "") for f in LOG_FIELDS if f.startswith("eval_")},
+                   **{k: round(v, 5) for k, v in stats.items()},
                    "decisions_per_s": round(dec / max(1e-9, time.perf_counter() - t_it), 1),
                    "collect_s": round(collect_s, 3), "game_seed": seed0}
             writer.writerow(row)
@@ -450,12 +593,27 @@ def _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, 
             "meta": meta, "rows": rows}
 
 
-def evaluate_vs_random(torch, cfg, model, n_players, gen, rng, it) -> float:
-    """Mean return of the greedy learner against uniform random (both sides of the table)."""
-    g = make_batch(cfg.game, cfg.eval_games, **cfg.env_config)
-    learner = _learner_seats(cfg.game, n_players, cfg.eval_games, 0)
-    _, ret, _ = play_episodes(torch, g, model, None, learner, 10**9 + it, gen, rng, record=False, greedy=True)
-    return round(float(ret.mean()), 4)
+EVAL_OPPONENTS = ("random", "heuristic")
+
+
+def evaluate(cfg: TrainConfig, model, it: int) -> dict:
+    """The greedy learner against each of EVAL_OPPONENTS on ``cfg.eval_deals`` duplicate deals (the
+    arena's format; the same deals at every evaluation): win rates with Wilson 95% intervals."""
+    from agents import make_agent
+    from agents.arena import duplicate_match
+    from agents.learned import LearnedAgent
+
+    model.eval()
+    learner = LearnedAgent(cfg.game, seed=cfg.seed, model=model, meta={"game": cfg.game})
+    out = {}
+    for name in EVAL_OPPONENTS:
+        opp = make_agent(name, cfg.game, seed=cfg.seed + 1, env_config=cfg.env_config)
+        r = duplicate_match(cfg.game, learner, opp, cfg.eval_deals, cfg.env_config, seed=10**9 + cfg.seed)
+        lo, hi = r.win_rate_ci
+        out[f"eval_vs_{name}"], out[f"eval_vs_{name}_lo"], out[f"eval_vs_{name}_hi"] = (
+            round(r.win_rate, 4), round(lo, 4), round(hi, 4))
+    model.train()
+    return out
 
 
 def plot_curve(rows, path) -> str | None:
@@ -474,13 +632,20 @@ def plot_curve(rows, path) -> str | None:
     w = max(1, len(ret) // 20)
     axes[0].plot(x, ret, alpha=0.3, label="vs pool opponent")
     axes[0].plot(x, np.convolve(ret, np.ones(w) / w, mode="same"), label=f"smoothed ({w})")
-    ev = [(r["wall_s"], r["eval_vs_random"]) for r in rows if r["eval_vs_random"] != ""]
-    if ev:
-        axes[0].plot(*zip(*ev), "o-", label="greedy vs random")
-    axes[0].set_title("learner mean return")
+    axes[0].set_title("learner mean return (training games)")
     axes[0].legend(fontsize=7)
-    axes[1].plot(x, [r["loss"] for r in rows])
-    axes[1].set_title("PPO loss")
+    for name, colour in zip(EVAL_OPPONENTS, ("tab:green", "tab:red")):
+        ev = [(r["wall_s"], r[f"eval_vs_{name}"], r[f"eval_vs_{name}_lo"], r[f"eval_vs_{name}_hi"])
+              for r in rows if r.get(f"eval_vs_{name}", "") != ""]
+        if ev:
+            t, w, lo, hi = (np.array(c, float) for c in zip(*ev))
+            axes[1].plot(t, w, "o-", color=colour, label=f"greedy vs {name}")
+            axes[1].fill_between(t, lo, hi, color=colour, alpha=0.2)
+    axes[1].axhline(0.5, color="grey", lw=0.8, ls="--")
+    axes[1].set_ylim(0, 1)
+    axes[1].set_title("duplicate win rate, 95% CI")
+    if axes[1].get_legend_handles_labels()[0]:
+        axes[1].legend(fontsize=7)
     axes[2].plot(x, [r["entropy"] for r in rows])
     axes[2].set_title("policy entropy")
     for ax in axes:

@@ -20,18 +20,21 @@ def test_ppo_smoke_run_saves_reloads_and_learns(tmp_path):
     from agents.train import TrainConfig, train
 
     cfg = TrainConfig(game="courtpiece", seed=1, n_envs=16, hidden=32, max_iterations=3, epochs=2, minibatch=128,
-                      snapshot_every=1, eval_every=2, eval_games=16)
+                      snapshot_every=1, eval_every=2, eval_deals=8, distill_games=16, distill_epochs=1)
     res = train(cfg, tmp_path)
     losses = res["losses"]
     assert len(losses) == 3 and len(set(np.round(losses, 6))) > 1            # the loss moves
     rows = list(csv.DictReader(open(res["log"])))
     assert len(rows) == 3 and any(r["eval_vs_random"] != "" for r in rows)
-    assert {r["opponent"] for r in rows} <= {"random", "snapshot_1", "snapshot_2"}
+    ev = next(r for r in rows if r["eval_vs_heuristic"] != "")
+    assert 0 <= float(ev["eval_vs_heuristic_lo"]) <= float(ev["eval_vs_heuristic"]) <= float(ev["eval_vs_heuristic_hi"]) <= 1
+    assert {r["opponent"] for r in rows} <= {f"{s}+heuristic" for s in ("random", "snapshot_1", "snapshot_2")}
     assert (tmp_path / "curve.png").stat().st_size > 1000
     ckpt = tmp_path / "model.pt"
     assert ckpt.stat().st_size < 3_000_000
     meta = json.loads((tmp_path / "model.json").read_text())
     assert meta["game"] == "courtpiece" and meta["seed"] == 1 and meta["iterations"] == 3
+    assert meta["distilled"]["teacher"] == "heuristic" and meta["distilled"]["decisions"] > 16 * 13
     state = torch.load(ckpt, weights_only=True)
     assert "obs_scale" in state
     model, _ = load_checkpoint(ckpt)

@@ -1,0 +1,121 @@
+"""The trainer's parts on their own: GAE by game, opponents dealt game by game, the teacher's games and
+distillation (expert iteration's first step), evaluation with confidence intervals."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.agents.conftest import require
+
+torch = pytest.importorskip("torch")
+
+
+def _gae_reference(games, val, rew, gamma, lam):
+    adv = np.zeros(len(games), np.float32)
+    for b in np.unique(games):
+        idx = np.flatnonzero(games == b)
+        running = 0.0
+        for t in range(len(idx) - 1, -1, -1):
+            nxt = val[idx[t + 1]] if t + 1 < len(idx) else 0.0
+            running = rew[idx[t]] + gamma * nxt - val[idx[t]] + gamma * lam * running
+            adv[idx[t]] = running
+    return adv
+
+
+def test_gae_matches_a_per_game_loop():
+    from agents.train import gae
+
+    rng = np.random.default_rng(3)
+    games = rng.integers(0, 7, 300)
+    val = rng.normal(size=300).astype(np.float32)
+    rew = np.where(rng.random(300) < 0.2, rng.normal(size=300), 0).astype(np.float32)
+    adv, ret = gae({"game": games, "val": val, "rew": rew}, 0.99, 0.9)
+    np.testing.assert_allclose(adv, _gae_reference(games, val, rew, 0.99, 0.9), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(ret, adv + val, rtol=1e-6)
+
+
+def test_opponent_kinds_are_checked():
+    from agents.train import opponent_kinds
+
+    assert opponent_kinds("self, heuristic") == ["self", "heuristic"]
+    for bad in ("", "self,bogus", ","):
+        with pytest.raises(ValueError, match="opponents"):
+            opponent_kinds(bad)
+
+
+def test_games_are_dealt_their_opponent_by_global_index():
+    """A list of opponents is dealt game by game from the shard's global offset: the heuristic plays
+    exactly the games it was given (its seats then play the heuristic's moves)."""
+    require("courtpiece")
+    from agents import make_agent
+    from agents.train import _learner_seats, play_episodes
+    from cardzoo.registry import make_batch
+
+    class Spy:
+        def __init__(self):
+            self.inner, self.rows = make_agent("heuristic", "courtpiece", seed=0), 0
+
+        def act_batch(self, obs, masks):
+            self.rows += len(masks)
+            return self.inner.act_batch(obs, masks)
+
+    spy = Spy()
+    g = make_batch("courtpiece", 6)
+    from agents.learned import build_model
+
+    model = build_model(916, 60, 16, 1, "relu")
+    learner = _learner_seats("courtpiece", 4, 6, 0)
+    gen, rng = torch.Generator().manual_seed(0), np.random.default_rng(0)
+    data, ret, dec = play_episodes(torch, g, model, [None, spy], learner, 5, gen, rng, offset=1)
+    # offset 1: games 0, 2, 4 have global ids 1, 3, 5 and play entry 1 (the spy)
+    assert spy.rows > 0 and dec > 6 * 40
+    learner_moves = len(data["act"])
+    assert 0 < spy.rows < dec - learner_moves          # the random opponent played the other games
+    assert set(np.unique(data["game"])) == set(range(6))
+    # every game paid its learner once, at its last learner decision
+    assert np.count_nonzero(data["rew"]) <= 6 and np.isclose(data["rew"].sum(), ret.sum(), atol=1e-5)
+
+
+def test_distillation_fits_the_teacher():
+    """Distilling the heuristic raises the policy's agreement with it well above an untrained net's."""
+    require("courtpiece")
+    from agents.learned import build_model
+    from agents.train import TrainConfig, distill, teacher_games
+    from agents import make_agent
+
+    cfg = TrainConfig(game="courtpiece", seed=2, distill_games=64, distill_epochs=4, hidden=64, distill_minibatch=256)
+    teacher = make_agent("heuristic", "courtpiece", seed=0)
+    held = teacher_games("courtpiece", {}, teacher, 32, 777)
+    assert len(held["act"]) == len(held["obs"]) == len(held["ret"]) and held["mask"][np.arange(len(held["act"])), held["act"]].all()
+    torch.manual_seed(0)
+    model = build_model(916, 60, 64, 2, "relu")
+
+    def agreement():
+        with torch.no_grad():
+            logits, _ = model(torch.as_tensor(held["obs"]), torch.as_tensor(held["mask"].astype(np.int8)))
+        return float((logits.argmax(1).numpy() == held["act"]).mean())
+
+    before = agreement()
+    facts = distill(torch, cfg, model, torch.Generator().manual_seed(0), log=lambda m: None)
+    after = agreement()
+    assert facts["decisions"] > 64 * 13 and facts["teacher"] == "heuristic"
+    assert after > before + 0.15 and after > 0.6
+
+
+@pytest.mark.parametrize("activation", ["tanh", "relu"])
+def test_collection_plays_the_learners_network(activation):
+    """The workers' copies are the learner's network: the log-probabilities recorded while collecting are
+    the learner's own for those actions (PPO's ratio starts at 1)."""
+    require("courtpiece")
+    from agents.learned import build_model
+    from agents.train import LocalCollector, TrainConfig, _weights
+
+    cfg = TrainConfig(game="courtpiece", n_envs=4, hidden=16, activation=activation, seed=3)
+    torch.manual_seed(1)
+    model = build_model(916, 60, 16, 2, activation)
+    data, _, _ = LocalCollector(cfg).collect(_weights(model), [None, "heuristic"], 0, 11)
+    with torch.no_grad():
+        logits, value = model(torch.as_tensor(data["obs"]), torch.as_tensor(data["mask"].astype(np.int8)))
+    lp = torch.log_softmax(logits, 1).gather(1, torch.as_tensor(data["act"])[:, None]).squeeze(1).numpy()
+    np.testing.assert_allclose(lp, data["logp"], atol=1e-5)
+    np.testing.assert_allclose(value.numpy(), data["val"], atol=1e-5)
