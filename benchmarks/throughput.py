@@ -292,11 +292,12 @@ def peer_jobs(budget: float) -> tuple[list, list]:
             jobs.append(("OpenSpiel", label, lambda n=name: bench_openspiel(n, budget)))
     else:
         notes.append("OpenSpiel skipped: not installed (pip install \"cardzoo[bench]\")")
-    if importlib.util.find_spec("rlcard"):
+    if importlib.util.find_spec("rlcard"):  # PettingZoo's leduc_holdem runs on RLCard too
         jobs.append(("RLCard", "bridge", lambda: bench_rlcard("bridge", budget)))
+        jobs.append(("PettingZoo classic", "leduc_holdem AEC", lambda: bench_pettingzoo_leduc(budget)))
     else:
-        notes.append("RLCard skipped: not installed (pip install \"cardzoo[bench]\")")
-    jobs.append(("PettingZoo classic", "leduc_holdem AEC", lambda: bench_pettingzoo_leduc(budget)))
+        notes.append("RLCard and PettingZoo's leduc_holdem skipped: rlcard not installed "
+                     "(pip install \"cardzoo[bench]\")")
     return jobs, notes
 
 
