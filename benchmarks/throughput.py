@@ -27,14 +27,9 @@ from cardzoo.registry import list_games, make, make_batch
 
 def _one_core() -> None:
     """Every measurement runs on one core (NUMBA_NUM_THREADS=1) unless the caller set the variable.
-    Done when the benchmark runs, not at import: `cardzoo` imports this module for its options."""
-    if "NUMBA_NUM_THREADS" in os.environ:
-        return
-    os.environ["NUMBA_NUM_THREADS"] = "1"
-    if "numba" in sys.modules:
-        import numba
-
-        numba.set_num_threads(1)
+    Done when the benchmark runs, not at import (`cardzoo` imports this module for its options, and
+    `cardzoo train` must keep numba's threads); numba reads the variable before its next compile."""
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 # (game, label, config) of every cardzoo configuration measured
 CONFIGS = [
