@@ -4,17 +4,23 @@
     cardzoo train courtpiece --minutes 10 --ray --workers 4                (rollouts on a local Ray)
     cardzoo train courtpiece --minutes 60 --ray --address auto            (an existing Ray cluster)
     cardzoo arena courtpiece heuristic random --deals 200
+    cardzoo arena courtpiece heuristic random --deals 200 --json    (last line: the result as JSON)
     cardzoo arena courtpiece random heuristic pimc:samples=8,rollouts=4 --deals 20   (ratings)
     cardzoo play courtpiece --seat 0 --opponents heuristic         (you play seat 0 and 2's partner is an agent)
     cardzoo play lopti --auto --set num_players=3                  (watch agents play)
 
 Game options: ``--variant`` (Court Piece) and ``--set key=value`` (any option of the game's spec).
+A bad argument is one line on stderr and exit status 2 (see cardzoo/cli.py).
 """
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import sys
 import time
+
+from cardzoo.cli import CliParser, nonnegative_int, positive_float, positive_int, run_command
 
 
 def _value(text: str):
@@ -32,15 +38,23 @@ def _value(text: str):
             return text
 
 
+def key_value(text: str) -> tuple:
+    """--set KEY=VALUE: (key, value) with the value read as bool, None, int, float or text."""
+    key, eq, value = text.partition("=")
+    if not eq or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key.strip(), _value(value.strip())
+
+
 def env_config(args) -> dict:
-    cfg = {}
-    for item in args.set or []:
-        if "=" not in item:
-            raise SystemExit(f"--set expects key=value, got {item!r}")
-        k, v = item.split("=", 1)
-        cfg[k.strip()] = _value(v.strip())
+    """The game options of --set and --variant, checked by the game itself (an unknown option or a
+    bad value is its ValueError, before any game is played)."""
+    from cardzoo.registry import make
+
+    cfg = dict(args.set or [])
     if getattr(args, "variant", None):
         cfg["variant"] = args.variant
+    make(args.game, raw=True, **cfg)
     return cfg
 
 
@@ -48,49 +62,67 @@ def _game_options(p):
     p.add_argument("game", choices=["courtpiece", "lopti", "shengji"])
     p.add_argument("--variant", default=None, help="Court Piece variant (single_sar, double_sar, chhupa_rang, "
                                                    "be_rang, mendi_coat)")
-    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="a game option (repeatable)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--set", action="append", type=key_value, metavar="KEY=VALUE",
+                   help="a game option (repeatable)")
+    p.add_argument("--seed", type=nonnegative_int, default=0)
 
 
 def add_commands(sub) -> None:
+    """Register every agents command on cardzoo's sub-parsers (one add_<command> each)."""
+    add_train(sub)
+    add_arena(sub)
+    add_play(sub)
+
+
+def add_train(sub) -> None:
     p = sub.add_parser("train", help="self-play PPO training on BatchGame (needs torch)")
     _game_options(p)
-    p.add_argument("--minutes", type=float, default=5.0)
+    p.add_argument("--minutes", type=positive_float, default=5.0)
     p.add_argument("--out", default=None, help="output folder (default runs/<game>-<variant>-s<seed>)")
-    p.add_argument("--envs", type=int, default=256, help="games per iteration")
-    p.add_argument("--hidden", type=int, default=256)
-    p.add_argument("--lr", type=float, default=3e-4)
-    p.add_argument("--threads", type=int, default=1, help="torch threads (the CPU is shared)")
-    p.add_argument("--eval-deals", type=int, default=0, help="duplicate deals vs random/heuristic at the end")
+    p.add_argument("--envs", type=positive_int, default=256, help="games per iteration")
+    p.add_argument("--hidden", type=positive_int, default=256)
+    p.add_argument("--lr", type=positive_float, default=3e-4)
+    p.add_argument("--threads", type=positive_int, default=1, help="torch threads (the CPU is shared)")
+    p.add_argument("--eval-deals", type=nonnegative_int, default=0,
+                   help="duplicate deals vs random/heuristic at the end")
     p.add_argument("--opponents", default="self,heuristic",
                    help="opponents dealt game by game: self (past snapshots), heuristic, random")
     p.add_argument("--teacher", default="heuristic",
                    help="agent spec whose decisions are distilled before PPO (expert iteration); 'none' to skip")
-    p.add_argument("--distill-games", type=int, default=4096, help="games the teacher plays for distillation")
-    p.add_argument("--eval-every", type=int, default=10, help="iterations between evaluations (duplicate deals "
-                                                              "vs random and heuristic, drawn on the curve)")
-    p.add_argument("--iterations", type=int, default=None, help="stop after this many iterations (not --minutes)")
+    p.add_argument("--distill-games", type=positive_int, default=4096,
+                   help="games the teacher plays (or labels) in each distillation round")
+    p.add_argument("--distill-rounds", type=positive_int, default=3,
+                   help="distillation rounds: the teacher's games, then the student's games labelled (DAgger)")
+    p.add_argument("--eval-every", type=nonnegative_int, default=10,
+                   help="iterations between evaluations (duplicate deals vs random and heuristic, on the curve)")
+    p.add_argument("--iterations", type=positive_int, default=None,
+                   help="stop after this many iterations (not --minutes)")
     p.add_argument("--ray", action="store_true", help="collect rollouts on Ray actors, one BatchGame each "
                                                       "(pip install \"cardzoo[ray]\"); a local Ray without --address")
     p.add_argument("--address", default=None, help="Ray cluster to join (auto, host:6379, ray://host:10001); "
                                                    "implies --ray")
-    p.add_argument("--workers", type=int, default=None, help="rollout shards (default: 1 locally, every CPU of the "
-                                                             "Ray cluster with --ray); same seed and workers give "
-                                                             "the same run locally and on Ray")
+    p.add_argument("--workers", type=positive_int, default=None,
+                   help="rollout shards (default: 1 locally, every CPU of the Ray cluster with --ray); same seed "
+                        "and workers give the same run locally and on Ray")
     p.set_defaults(func=cmd_train)
 
+
+def add_arena(sub) -> None:
     p = sub.add_parser("arena", help="duplicate-deal matches between agents (2 agents) or ratings (3+)")
     _game_options(p)
     p.add_argument("agents", nargs="+", help="agent specs: random, heuristic, pimc[:samples=..,rollouts=..], "
                                              "learned:<ckpt.pt>")
-    p.add_argument("--deals", type=int, default=100)
+    p.add_argument("--deals", type=positive_int, default=100)
     p.add_argument("--engine", choices=["auto", "batch", "aec"], default="auto")
     p.add_argument("--time-limits", action="store_true", help="apply the game's timeout rules (Court Piece)")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object on the last line")
     p.set_defaults(func=cmd_arena)
 
+
+def add_play(sub) -> None:
     p = sub.add_parser("play", help="play against agents in the terminal (or watch with --auto)")
     _game_options(p)
-    p.add_argument("--seat", type=int, default=0, help="your seat")
+    p.add_argument("--seat", type=nonnegative_int, default=0, help="your seat")
     p.add_argument("--opponents", default="heuristic", help="agent spec for every other seat")
     p.add_argument("--auto", action="store_true", help="no human: every seat is an agent; print the game")
     p.set_defaults(func=cmd_play)
@@ -116,16 +148,21 @@ def cmd_train(args) -> int:
         try:
             import ray  # noqa: F401
         except ImportError:
-            raise SystemExit(f"cardzoo train --ray: {INSTALL_HINT}") from None
-    if args.iterations is not None and args.iterations < 1:
-        raise SystemExit("--iterations must be at least 1")
-    if args.workers is not None and not 1 <= args.workers <= args.envs:
-        raise SystemExit(f"--workers must be in 1..--envs ({args.envs})")
+            raise ValueError(f"--ray: {INSTALL_HINT}") from None
+    if args.workers is not None and args.workers > args.envs:
+        raise ValueError(f"--workers must be in 1..--envs ({args.envs}), got {args.workers}")
+    from agents import make_agent
+    from agents.train import opponent_kinds
+
+    opponent_kinds(args.opponents)
+    teacher = None if args.teacher.lower() == "none" else args.teacher
+    if teacher is not None:
+        make_agent(teacher, args.game, seed=0, env_config=cfg)
     tc = TrainConfig(game=args.game, env_config=cfg, seed=args.seed, minutes=args.minutes, n_envs=args.envs,
                      hidden=args.hidden, lr=args.lr, threads=args.threads, max_iterations=args.iterations,
                      workers=args.workers, ray=use_ray, ray_address=args.address, opponents=args.opponents,
-                     teacher=None if args.teacher.lower() == "none" else args.teacher,
-                     distill_games=args.distill_games, eval_every=args.eval_every)
+                     teacher=teacher, distill_games=args.distill_games, distill_rounds=args.distill_rounds,
+                     eval_every=args.eval_every)
     total = args.iterations if args.iterations is not None else int(args.minutes * 60)
     with tqdm(total=total, unit="it" if args.iterations is not None else "s", desc=f"train {args.game}") as bar:
         res = train(tc, out, progress=bar, log=bar.write)
@@ -156,20 +193,43 @@ def cmd_train(args) -> int:
     return 0
 
 
+def _finite(x: float):
+    """x for JSON, or None where it is infinite (the score interval of a single deal)."""
+    return float(x) if math.isfinite(x) else None
+
+
+def match_json(res, config: dict) -> dict:
+    """One duplicate match as the machine-readable record `arena --json` prints."""
+    lo, hi = res.win_rate_ci
+    dlo, dhi = res.mean_diff_ci
+    return {"game": res.game, "config": config, "agents": [res.a, res.b], "deals": res.deals,
+            "wins": res.wins, "ties": res.ties, "losses": res.losses, "win_rate": res.win_rate,
+            "ci95": [lo, hi], "score_diff": res.mean_diff, "score_ci95": [_finite(dlo), _finite(dhi)]}
+
+
+def make_agents(specs, game: str, seed: int, cfg: dict) -> dict:
+    """label -> agent for the arena; a spec given twice gets a #index suffix."""
+    from agents import make_agent
+
+    agents = {}
+    for i, spec in enumerate(specs):
+        if spec.partition(":")[0] == "learned" and not spec.partition(":")[2].partition(",")[0]:
+            raise ValueError(f"agent {spec!r} names no checkpoint: use learned:<path.pt>")
+        name = spec if spec not in agents else f"{spec}#{i}"
+        agents[name] = make_agent(spec, game, seed=seed + 101 * i, env_config=cfg)
+        agents[name].label = name
+    return agents
+
+
 def cmd_arena(args) -> int:
     from tqdm import tqdm
 
-    from agents import make_agent
     from agents.arena import duplicate_match, rate
 
-    cfg = env_config(args)
     if len(args.agents) < 2:
-        raise SystemExit("arena needs at least two agents")
-    agents = {}
-    for i, spec in enumerate(args.agents):
-        name = spec if spec not in agents else f"{spec}#{i}"
-        agents[name] = make_agent(spec, args.game, seed=args.seed + 101 * i, env_config=cfg)
-        agents[name].label = name
+        raise ValueError("arena needs at least two agents")
+    cfg = env_config(args)
+    agents = make_agents(args.agents, args.game, args.seed, cfg)
     t0 = time.perf_counter()
     if len(agents) == 2:
         a, b = agents.values()
@@ -184,6 +244,8 @@ def cmd_arena(args) -> int:
             if hasattr(ag, "rollouts_per_s") and ag.stats.get("games"):
                 print(f"{ag.label}: {ag.stats['games']} rollouts, {ag.rollouts_per_s:.0f} rollouts/s, "
                       f"{ag.stats['searched']} searched decisions, {ag.stats['fallbacks']} fallbacks")
+        if args.json:
+            print(json.dumps(match_json(res, cfg)))
         return 0
     pairs = len(agents) * (len(agents) - 1) // 2
     with tqdm(total=args.deals * pairs, unit="deal", desc=f"{args.game} round robin") as bar:
@@ -191,7 +253,30 @@ def cmd_arena(args) -> int:
     print(_table([r.row() for r in results]))
     print()
     print(_table(table))
+    if args.json:  # a round robin: every pair's record and the ratings
+        print(json.dumps({"game": args.game, "config": cfg, "agents": list(agents), "deals": args.deals,
+                          "matches": [match_json(r, cfg) for r in results], "ratings": table}))
     return 0
+
+
+def _ask_move(name: str, raw, legal: list):
+    """The human's next action from stdin: an action id or name; None to quit."""
+    while True:
+        try:
+            text = input(f"{name}> ").strip()
+        except EOFError:
+            raise ValueError("no more input on stdin before the game ended (use --auto to watch agents play)") \
+                from None
+        if text in ("q", "quit", "exit"):
+            return None
+        try:
+            action = int(text) if text.isdigit() else int(raw.action_from_name(text))
+        except ValueError as e:
+            print(e)
+            continue
+        if action in legal:
+            return action
+        print("not legal now")
 
 
 def cmd_play(args) -> int:
@@ -200,13 +285,13 @@ def cmd_play(args) -> int:
 
     cfg = env_config(args)
     env = make(args.game, render_mode="ansi", **cfg)
-    env.reset(seed=args.seed)
     raw = env.unwrapped
     n = len(raw.possible_agents)
     if not args.auto and not 0 <= args.seat < n:
-        raise SystemExit(f"--seat must be 0..{n - 1}")
+        raise ValueError(f"--seat must be 0..{n - 1}, got {args.seat}")
     agents = [None if (s == args.seat and not args.auto) else
               make_agent(args.opponents, args.game, seed=args.seed + s, env_config=cfg) for s in range(n)]
+    env.reset(seed=args.seed)
     totals = [0.0] * n
     for name in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
@@ -220,19 +305,9 @@ def cmd_play(args) -> int:
             legal = [int(a) for a in obs["action_mask"].nonzero()[0]]
             print("your hand:", " ".join(raw.hand(seat)) if isinstance(raw.hand(seat), list) else raw.hand(seat))
             print("legal:", ", ".join(f"{a}={raw.action_name(a)}" for a in legal))
-            action = None
-            while action is None:
-                text = input(f"{name}> ").strip()
-                if text in ("q", "quit", "exit"):
-                    return 0
-                try:
-                    action = int(text) if text.isdigit() else int(raw.action_from_name(text))
-                except ValueError as e:
-                    print(e)
-                    continue
-                if action not in legal:
-                    print("not legal now")
-                    action = None
+            action = _ask_move(name, raw, legal)
+            if action is None:
+                return 0
         else:
             if ag.needs_env:
                 ag.observe_env(env, seat)
@@ -251,11 +326,10 @@ def cmd_play(args) -> int:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="agents")
+    parser = CliParser(prog="agents")
     sub = parser.add_subparsers(dest="command", required=True)
     add_commands(sub)
-    args = parser.parse_args(argv)
-    return int(args.func(args) or 0)
+    return run_command(parser, parser.parse_args(argv))
 
 
 if __name__ == "__main__":

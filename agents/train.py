@@ -74,7 +74,8 @@ class TrainConfig:
     opponents: str = "self,heuristic"   # opponent kinds, dealt game by game: self (the pool), heuristic, random
     teacher: str | None = "heuristic"  # expert whose decisions are distilled before PPO (None: from scratch)
     distill_games: int = 4096        # games the teacher plays (every seat) for distillation
-    distill_epochs: int = 10
+    distill_epochs: int = 4          # passes over the gathered data after each round
+    distill_rounds: int = 3          # round 0: the teacher's games; later rounds: the student's (DAgger)
     distill_lr: float = 1e-3
     distill_minibatch: int = 512
     activation: str = "relu"
@@ -139,71 +140,137 @@ def opponent_kinds(text: str) -> list[str]:
     return kinds
 
 
-def teacher_games(game: str, env_config: dict, teacher, n_games: int, seed: int, chunk: int = 512) -> dict:
-    """Every decision of ``n_games`` games the teacher plays in every seat (dealt from seed, seed + 1,
-    ...): observations, masks, the teacher's actions and the return the acting seat got in the end."""
+def teacher_games(game: str, env_config: dict, teacher, n_games: int, seed: int, chunk: int = 512,
+                  student=None) -> dict:
+    """Every decision of ``n_games`` games (dealt from seed, seed + 1, ...) labelled by the teacher:
+    observations, masks, the teacher's actions and the return the acting seat got in the end. The
+    teacher plays every seat, or with a ``student`` (a model) the student plays (greedily) and the
+    teacher only labels, so the data covers the positions the student reaches (DAgger)."""
+    import torch
+
+    if getattr(teacher, "needs_env", False):
+        return _teacher_games_aec(game, env_config, teacher, n_games, seed, student)
     parts = {k: [] for k in ("obs", "mask", "act", "ret")}
     for start in range(0, n_games, chunk):
         n = min(chunk, n_games - start)
         g = make_batch(game, n, **env_config)
         g.reset(seed=seed + start)
-        rows, seats, games = [], [], []
+        seats, games = [], []
         obs_l, mask_l, act_l = [], [], []
-        total = None
+        total = np.zeros((n, g.rewards.shape[1]))
         while True:
             cp = np.asarray(g.current_player, dtype=np.int64)
             live = np.flatnonzero(cp >= 0)
             if not live.size:
                 break
-            obs, mask = g.observe(), g.legal_mask()
+            obs, mask = g.observe()[live], g.legal_mask()[live]
+            label = teacher.act_batch(obs, mask)
             act = np.zeros(n, np.int64)
-            act[live] = teacher.act_batch(obs[live], mask[live])
-            obs_l.append(obs[live]); mask_l.append(mask[live]); act_l.append(act[live])
+            if student is None:
+                act[live] = label
+            else:
+                with torch.no_grad():
+                    logits, _ = student(torch.as_tensor(obs), torch.as_tensor(mask.astype(np.int8)))
+                act[live] = logits.argmax(1).numpy()
+            obs_l.append(obs); mask_l.append(mask); act_l.append(label)
             games.append(live); seats.append(cp[live])
             g.step(act)
-            r = np.asarray(g.rewards, np.float64)
-            total = r.copy() if total is None else total + r
+            total += g.rewards
         games, seats = np.concatenate(games), np.concatenate(seats)
         parts["obs"].append(np.concatenate(obs_l)); parts["mask"].append(np.concatenate(mask_l))
         parts["act"].append(np.concatenate(act_l)); parts["ret"].append(total[games, seats].astype(np.float32))
     return {k: np.concatenate(v) for k, v in parts.items()}
 
 
+def _teacher_games_aec(game: str, env_config: dict, teacher, n_games: int, seed: int, student=None) -> dict:
+    """``teacher_games`` for a teacher that reads the env (``needs_env``: the search agents), game by
+    game on the AEC env; game i is dealt from seed + i, as game i of a BatchGame reset with seed."""
+    import torch
+
+    from cardzoo.registry import make
+
+    obs_l, mask_l, act_l, ret_l = [], [], [], []
+    for i in range(n_games):
+        env = make(game, raw=True, **env_config)
+        env.reset(seed=seed + i)
+        names = list(env.possible_agents)
+        seats = []
+        total = np.zeros(len(names))
+        for name in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+            else:
+                seat = names.index(name)
+                teacher.observe_env(env, seat)
+                label = int(teacher.act(obs["observation"], obs["action_mask"]))
+                act = label
+                if student is not None:
+                    with torch.no_grad():
+                        logits, _ = student(torch.as_tensor(obs["observation"][None]),
+                                            torch.as_tensor(obs["action_mask"][None].astype(np.int8)))
+                    act = int(logits.argmax(1)[0])
+                obs_l.append(np.array(obs["observation"], np.float32)); mask_l.append(np.array(obs["action_mask"]))
+                act_l.append(label); seats.append(seat)
+                env.step(act)
+                total += [env.rewards.get(nm, 0.0) for nm in names]
+        ret_l.append(total[seats].astype(np.float32))
+    return {"obs": np.stack(obs_l), "mask": np.stack(mask_l).astype(np.uint8), "act": np.asarray(act_l, np.int64),
+            "ret": np.concatenate(ret_l)}
+
+
 def distill(torch, cfg: TrainConfig, model, gen, log=print) -> dict:
     """Expert iteration's first step: fit the policy to the teacher's decisions (cross-entropy over
-    the legal actions) and the value head to the returns its seats got, before self-play improves on it."""
+    the legal actions) and the value head to the returns its seats got, before self-play improves on
+    it. Round 0 learns from the teacher's own games; each later round (DAgger) adds the teacher's
+    labels of the positions the current student reaches, and refits on everything gathered."""
     from agents import make_agent
 
     t0 = time.perf_counter()
     teacher = make_agent(cfg.teacher, cfg.game, seed=cfg.seed, env_config=cfg.env_config)
-    data = teacher_games(cfg.game, cfg.env_config, teacher, cfg.distill_games, cfg.seed * 7_919 + 10**8)
-    t_play = time.perf_counter() - t0
     opt = torch.optim.Adam(model.parameters(), lr=cfg.distill_lr, eps=1e-5)
-    obs_t, mask_t = torch.as_tensor(data["obs"]), torch.as_tensor(data["mask"].astype(np.int8))
-    act_t, ret_t = torch.as_tensor(data["act"]), torch.as_tensor(data["ret"])
-    n = len(act_t)
+    pool: dict[str, list] = {k: [] for k in ("obs", "mask", "act", "ret")}
     acc = loss_v = 0.0
-    for _ in range(cfg.distill_epochs):
-        perm = torch.randperm(n, generator=gen)
-        hits = 0
-        for s in range(0, n, cfg.distill_minibatch):
-            mb = perm[s:s + cfg.distill_minibatch]
-            logits, v = model(obs_t[mb], mask_t[mb])
-            ce = torch.nn.functional.cross_entropy(logits, act_t[mb])
-            vl = 0.5 * ((v - ret_t[mb]) ** 2).mean()
-            loss = ce + cfg.vf_coef * vl
-            opt.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
-            opt.step()
-            hits += int((logits.argmax(1) == act_t[mb]).sum())
-            loss_v = float(vl.detach())
-        acc = hits / max(1, n)
-    facts = {"teacher": cfg.teacher, "games": cfg.distill_games, "decisions": int(n), "epochs": cfg.distill_epochs,
-             "agreement": round(acc, 4), "value_loss": round(loss_v, 4), "play_s": round(t_play, 1),
+    rounds = []
+    for rnd in range(max(1, cfg.distill_rounds)):
+        model.eval()
+        part = teacher_games(cfg.game, cfg.env_config, teacher, cfg.distill_games, cfg.seed * 7_919 + 10**8
+                             + rnd * cfg.distill_games, student=model if rnd else None)
+        model.train()
+        if rnd:       # how often the student already chose as the teacher would, on its own games
+            with torch.no_grad():
+                logits, _ = model(torch.as_tensor(part["obs"]), torch.as_tensor(part["mask"].astype(np.int8)))
+            rounds.append(round(float((logits.argmax(1).numpy() == part["act"]).mean()), 4))
+        for k in pool:
+            pool[k].append(part[k])
+        obs_t = torch.as_tensor(np.concatenate(pool["obs"]))
+        mask_t = torch.as_tensor(np.concatenate(pool["mask"]).astype(np.int8))
+        act_t, ret_t = torch.as_tensor(np.concatenate(pool["act"])), torch.as_tensor(np.concatenate(pool["ret"]))
+        n = len(act_t)
+        for _ in range(cfg.distill_epochs):
+            perm = torch.randperm(n, generator=gen)
+            hits = 0
+            for s in range(0, n, cfg.distill_minibatch):
+                mb = perm[s:s + cfg.distill_minibatch]
+                logits, v = model(obs_t[mb], mask_t[mb])
+                ce = torch.nn.functional.cross_entropy(logits, act_t[mb])
+                vl = 0.5 * ((v - ret_t[mb]) ** 2).mean()
+                loss = ce + cfg.vf_coef * vl
+                opt.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
+                opt.step()
+                hits += int((logits.argmax(1) == act_t[mb]).sum())
+                loss_v = float(vl.detach())
+            acc = hits / max(1, n)
+        del obs_t, mask_t
+    facts = {"teacher": cfg.teacher, "games": cfg.distill_games, "rounds": max(1, cfg.distill_rounds),
+             "decisions": int(n), "epochs": cfg.distill_epochs, "agreement": round(acc, 4),
+             "student_agreement_by_round": rounds, "value_loss": round(loss_v, 4),
              "seconds": round(time.perf_counter() - t0, 1)}
-    log(f"distilled {cfg.teacher}: {n} decisions of {cfg.distill_games} games, {cfg.distill_epochs} epochs, "
-        f"agreement {acc:.3f}, {facts['seconds']} s")
+    log(f"distilled {cfg.teacher}: {n} decisions of {facts['rounds']} x {cfg.distill_games} games, "
+        f"{cfg.distill_epochs} epochs a round, agreement {acc:.3f} (student's own games: {rounds}), "
+        f"{facts['seconds']} s")
     return facts
 
 

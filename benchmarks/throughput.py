@@ -3,10 +3,13 @@
     python -m benchmarks.throughput            # everything installed, ~1 s per measurement
     python -m benchmarks.throughput --quick    # fewer configurations (the README's main command)
 
+    cardzoo bench --quick                      # the same, installed as the `cardzoo bench` command
+
 Reports steps (player decisions) per second and games per second, with ratios to the limit probe
-(shared/tools/limit_probe.py, when present beside the repo) and to OpenSpiel, measured in the same
-run: machines are noisy, ratios are not. Peers (open-spiel, rlcard) are optional: `pip install
-cardzoo[bench]`; a peer that is not installed is reported as skipped.
+(benchmarks/limit_probe.py: a minimal numba kernel of a plain 52-card trick-taking game) and to
+OpenSpiel, measured in the same run: machines are noisy, ratios are not. Peers (open-spiel, rlcard)
+are optional: `pip install cardzoo[bench]`; a peer that is not installed is left out of the table
+with a note.
 """
 from __future__ import annotations
 
@@ -16,13 +19,17 @@ import os
 import random
 import sys
 import time
-from pathlib import Path
 
-os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+import numpy as np
 
-import numpy as np  # noqa: E402
+from cardzoo.registry import list_games, make, make_batch
 
-from cardzoo.registry import list_games, make, make_batch  # noqa: E402
+
+def _one_core() -> None:
+    """Every measurement runs on one core (NUMBA_NUM_THREADS=1) unless the caller set the variable.
+    Done when the benchmark runs, not at import (`cardzoo` imports this module for its options, and
+    `cardzoo train` must keep numba's threads); numba reads the variable before its next compile."""
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 # (game, label, config) of every cardzoo configuration measured
 CONFIGS = [
@@ -161,25 +168,14 @@ def bench_aec(game, config, wrapped: bool, budget):
 # ---- peers --------------------------------------------------------------------------------------
 
 
-def load_probe(path: str | None):
-    candidates = [path] if path else []
-    here = Path(__file__).resolve().parent.parent
-    candidates += [str(here.parent / "shared" / "tools" / "limit_probe.py")]
-    for c in candidates:
-        if c and Path(c).is_file():
-            spec = importlib.util.spec_from_file_location("limit_probe", c)
-            mod = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(mod)
-            return mod
-    return None
+def bench_probe(batch, budget):
+    from benchmarks import limit_probe
 
-
-def bench_probe(probe, batch, budget):
     out = np.zeros(batch, np.int8)
-    probe.play_games(0, batch, out)
+    limit_probe.play_games(0, batch, out)  # compile
     seed = iter(range(1, 10**9))
-    n, dt = _timed(lambda: (probe.play_games(next(seed) * batch, batch, out), batch)[1], budget)
-    return {"decisions_per_s": n * 52 / dt, "games_per_s": n / dt}
+    n, dt = _timed(lambda: (limit_probe.play_games(next(seed) * batch, batch, out), batch)[1], budget)
+    return {"decisions_per_s": n * limit_probe.CARD_PLAYS_PER_GAME / dt, "games_per_s": n / dt}
 
 
 def bench_openspiel(name, budget):
@@ -259,31 +255,59 @@ def bench_pettingzoo_leduc(budget):
 # ---- report -------------------------------------------------------------------------------------
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--quick", action="store_true", help="one configuration per game")
-    ap.add_argument("--budget", type=float, default=1.0, help="seconds per measurement")
-    ap.add_argument("--games", nargs="*", default=None, help="cardzoo games to measure (default: all)")
-    ap.add_argument("--no-peers", action="store_true")
-    ap.add_argument("--probe", default=None, help="path of shared/tools/limit_probe.py")
-    args = ap.parse_args(argv)
+def _positive_seconds(text: str) -> float:
+    from cardzoo.cli import positive_float
 
+    return positive_float(text)
+
+
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """The benchmark's options, on its own parser or on `cardzoo bench`."""
+    ap.add_argument("--quick", action="store_true", help="one configuration per game")
+    ap.add_argument("--budget", type=_positive_seconds, default=1.0, help="seconds per measurement")
+    ap.add_argument("--games", nargs="*", default=None, choices=list_games(),
+                    help="cardzoo games to measure (default: all)")
+    ap.add_argument("--no-peers", action="store_true", help="cardzoo and the limit probe only")
+
+
+def main(argv=None) -> int:
+    from cardzoo.cli import CliParser
+
+    ap = CliParser(prog="python -m benchmarks.throughput", description=__doc__,
+                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(ap)
+    return run(ap.parse_args(argv))
+
+
+def peer_jobs(budget: float) -> tuple[list, list]:
+    """(jobs, notes): a job per installed peer measurement, a note per peer that is not installed."""
+    jobs, notes = [], []
+    if importlib.util.find_spec("pyspiel"):
+        for name, label in [("bridge(use_double_dummy_result=false)", "bridge, play phase"), ("hearts", "hearts")]:
+            jobs.append(("OpenSpiel", label, lambda n=name: bench_openspiel(n, budget)))
+    else:
+        notes.append("OpenSpiel skipped: not installed (pip install \"cardzoo[bench]\")")
+    if importlib.util.find_spec("rlcard"):  # PettingZoo's leduc_holdem runs on RLCard too
+        jobs.append(("RLCard", "bridge", lambda: bench_rlcard("bridge", budget)))
+        jobs.append(("PettingZoo classic", "leduc_holdem AEC", lambda: bench_pettingzoo_leduc(budget)))
+    else:
+        notes.append("RLCard and PettingZoo's leduc_holdem skipped: rlcard not installed "
+                     "(pip install \"cardzoo[bench]\")")
+    return jobs, notes
+
+
+def run(args) -> int:
+    """Measure and print the table (args: the options of add_arguments)."""
+    _one_core()
     from tqdm import tqdm
 
     rows = []  # (system, what, decisions/s, games/s)
-    jobs = []
-    probe = load_probe(args.probe)
-    if probe is not None:
-        jobs.append(("limit probe", "B=4096", lambda: bench_probe(probe, 4096, args.budget)))
-        jobs.append(("limit probe", "B=1", lambda: bench_probe(probe, 1, args.budget)))
+    jobs = [("limit probe", "B=4096", lambda: bench_probe(4096, args.budget)),
+            ("limit probe", "B=1", lambda: bench_probe(1, args.budget))]
+    notes = []
     if not args.no_peers:
-        if importlib.util.find_spec("pyspiel"):
-            for name, label in [("bridge(use_double_dummy_result=false)", "bridge, play phase"),
-                                ("hearts", "hearts")]:
-                jobs.append(("OpenSpiel", label, lambda n=name: bench_openspiel(n, args.budget)))
-        if importlib.util.find_spec("rlcard"):
-            jobs.append(("RLCard", "bridge", lambda: bench_rlcard("bridge", args.budget)))
-        jobs.append(("PettingZoo classic", "leduc_holdem AEC", lambda: bench_pettingzoo_leduc(args.budget)))
+        peers, notes = peer_jobs(args.budget)
+        jobs += peers
     games = args.games or list_games()
     for game, label, config in CONFIGS:
         if game not in games or (args.quick and (game, label) not in QUICK):
@@ -330,6 +354,8 @@ def main(argv=None) -> int:
         if "rollout_games_per_s" in r:
             extra = f" ({fmt(r['rollout_games_per_s'])} without reset)"
         print(f"| {system} | {what} | {fmt(d)} | {fmt(gps)}{extra} | {ratio_p} | {ratio_b} |")
+    for note in notes:
+        print(f"\n{note}")
     return 0
 
 

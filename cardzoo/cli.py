@@ -1,11 +1,62 @@
-"""The `cardzoo` command line: demo, bench, and (from agents/) train, arena, play."""
+"""The `cardzoo` command line: games, demo, bench, and (from agents/) train, arena, play.
+
+Every bad argument ends the same way: one line on stderr, ``cardzoo <command>: error: <what is
+wrong>``, and exit status 2, never a traceback. argparse refuses what it can see from the text
+(``type=`` functions below, ``choices``); a ``ValueError`` the library raises for what only it can
+judge (an unknown option, a bad agent spec, a checkpoint of another game) is turned into the same
+line in one place, ``main``.
+"""
 from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import sys
 
 from cardzoo.registry import list_games
+
+EXIT_USAGE = 2  # argparse's exit status for a bad command line
+
+
+class CliParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (no usage block): ``prog: error: message``.
+    Sub-parsers made by add_subparsers are of the same class, so every command answers alike."""
+
+    def error(self, message):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {one_line(message)}\n")
+
+
+def one_line(message) -> str:
+    return " ".join(str(message).split())
+
+
+def _number(text: str, kind, accept, what: str):
+    try:
+        value = kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {'an integer' if kind is int else 'a number'}") from None
+    if not (math.isfinite(value) and accept(value)):
+        raise argparse.ArgumentTypeError(f"{text!r} must be {what}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    return _number(text, int, lambda v: v > 0, "an integer >= 1")
+
+
+def nonnegative_int(text: str) -> int:
+    return _number(text, int, lambda v: v >= 0, "an integer >= 0")
+
+
+def positive_float(text: str) -> float:
+    return _number(text, float, lambda v: v > 0, "a number > 0")
+
+
+def game_name(text: str) -> str:
+    games = list_games()
+    if text not in games:
+        raise argparse.ArgumentTypeError(f"unknown game {text!r} (installed: {', '.join(games)})")
+    return text
 
 
 def _cmd_games(args) -> int:
@@ -15,20 +66,13 @@ def _cmd_games(args) -> int:
 
 
 def _cmd_bench(args) -> int:
-    """benchmarks/ lives beside the packages in a source checkout (it is not installed)."""
-    import runpy
-    from pathlib import Path
+    from benchmarks.throughput import run
 
-    script = Path(__file__).resolve().parent.parent / "benchmarks" / "throughput.py"
-    if not script.is_file():
-        print("cardzoo bench runs benchmarks/throughput.py from a source checkout of cardzoo", file=sys.stderr)
-        return 2
-    sys.argv = [str(script), *args.rest]
-    try:
-        runpy.run_path(str(script), run_name="__main__")
-    except SystemExit as e:
-        return int(e.code or 0)
-    return 0
+    return run(args)
+
+
+def _no_benchmarks(args) -> int:
+    raise ValueError("this installation has no benchmarks package")
 
 
 def _cmd_demo(args) -> int:
@@ -38,21 +82,28 @@ def _cmd_demo(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cardzoo", description="Fast, exact card-game environments for RL.")
+    parser = CliParser(prog="cardzoo", description="Fast, exact card-game environments for RL.")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("games", help="list the installed games")
     p.set_defaults(func=_cmd_games)
 
-    p = sub.add_parser("demo", help="play and print one full game between random agents")
-    p.add_argument("game", nargs="?", default="courtpiece")
+    p = sub.add_parser("demo", help="play and print one full game between agents")
+    p.add_argument("game", nargs="?", default="courtpiece", type=game_name)
     p.add_argument("--variant", default=None, help="Court Piece variant (e.g. double_sar)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=nonnegative_int, default=0)
     p.set_defaults(func=_cmd_demo)
 
-    p = sub.add_parser("bench", help="throughput benchmark (benchmarks/throughput.py); extra args are passed on")
-    p.add_argument("rest", nargs=argparse.REMAINDER)
-    p.set_defaults(func=_cmd_bench)
+    p = sub.add_parser("bench", help="throughput benchmark, cardzoo and its peers side by side")
+    try:
+        from benchmarks.throughput import add_arguments
+    except ModuleNotFoundError as e:  # a build without the benchmarks package
+        if e.name != "benchmarks":
+            raise
+        p.set_defaults(func=_no_benchmarks)
+    else:
+        add_arguments(p)
+        p.set_defaults(func=_cmd_bench)
 
     # Commands that need the agents package (train, arena, play) register themselves here.
     try:
@@ -65,14 +116,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Optional dependencies a command may need, and the extra that installs each.
+_EXTRAS = {"torch": "train", "openskill": "train", "matplotlib": "train", "ray": "ray", "pyspiel": "bench",
+           "rlcard": "bench"}
+
+
+def run_command(parser: argparse.ArgumentParser, args) -> int:
+    """Run the parsed command; a ValueError from the library (or a missing optional dependency)
+    becomes the one-line error every bad argument gets."""
+    prog = f"{parser.prog} {args.command}"
+    try:
+        return int(args.func(args) or 0)
+    except ValueError as e:
+        parser.exit(EXIT_USAGE, f"{prog}: error: {one_line(e)}\n")
+    except ModuleNotFoundError as e:
+        top = (e.name or "").split(".")[0]
+        if top not in _EXTRAS:
+            raise
+        parser.exit(EXIT_USAGE, f'{prog}: error: needs {top}: pip install "cardzoo[{_EXTRAS[top]}]"\n')
+    except KeyboardInterrupt:
+        parser.exit(130, f"{prog}: interrupted\n")
+
+
 def main(argv=None) -> int:
     parser = build_parser()
-    args, unknown = parser.parse_known_args(argv)
-    if args.command == "bench":  # its options belong to benchmarks/throughput.py
-        args.rest = unknown + list(args.rest)
-    elif unknown:
-        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
-    return int(args.func(args) or 0)
+    return run_command(parser, parser.parse_args(argv))
 
 
 if __name__ == "__main__":

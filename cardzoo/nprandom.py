@@ -22,8 +22,16 @@ change cards): the next draws are then exactly those the per-game generator woul
 Batch use: ``seeded_states(seeds)`` (or ``seeded_states(seeds, (1,))`` for default_rng([s, 1])),
 then ``permutation_rows`` / ``integers_rows`` draw for every game in one call, in call order per
 game. tests/core/test_nprandom.py checks all of it against the installed numpy on thousands of seeds.
+
+numpy does not promise that its Generator's streams never change, so the module also checks itself
+when it is imported (``check_stream``: a few seeds, permutations, integers and the state after them,
+against the installed numpy). Should they ever differ, ``STREAM_MATCHES`` is False, a warning says
+so, and ``seeds_fit`` answers False for every seed: the games then deal with numpy's own Generator
+(slower resets, the same games the specs define).
 """
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 from numba import njit
@@ -269,7 +277,10 @@ def _int_words(x: int) -> list:
 
 def seeds_fit(seeds) -> bool:
     """True when every seed is an int >= 0, the seeds seeded_states takes (None, fresh entropy,
-    and negative seeds, which numpy refuses, stay with numpy)."""
+    and negative seeds, which numpy refuses, stay with numpy), and the import-time check found this
+    module's stream equal to the installed numpy's (else every reset stays with numpy)."""
+    if not STREAM_MATCHES:
+        return False
     try:
         return len(seeds) > 0 and min(seeds) >= 0
     except TypeError:
@@ -388,3 +399,39 @@ def integers_rows(states, high, counts, out):
         row = states[b]
         for k in range(counts[b]):
             out[b, k] = integers_below(row, high)
+
+
+# ---- the import-time check against the installed numpy ----------------------------------------------
+
+_CHECK_SEEDS = (0, 1, 7, 2**32 + 5, 2**63 + 11)
+
+
+def _numpy_generator(seed):
+    return np.random.Generator(np.random.PCG64(seed))
+
+
+def check_stream(reference=_numpy_generator) -> bool:
+    """True when this module draws what ``reference(seed)`` (numpy's PCG64 Generator) draws for a few
+    seeds: the seeded state, two permutation(52), five integers(4) and the state after them (the
+    32-bit buffer included). Else False, with a RuntimeWarning."""
+    seeds = list(_CHECK_SEEDS)
+    states = seeded_states(seeds)
+    perms = np.empty((len(seeds), 2, 52), np.int64)
+    permutation_rows(states, perms)
+    drawn = np.empty((len(seeds), 5), np.int64)
+    integers_rows(states, 4, np.full(len(seeds), 5, np.int64), drawn)
+    for b, seed in enumerate(seeds):
+        gen = reference(seed)
+        want_perms = [gen.permutation(52) for _ in range(2)]
+        want_ints = [int(gen.integers(4)) for _ in range(5)]
+        if (any(not np.array_equal(p, w) for p, w in zip(perms[b], want_perms))
+                or drawn[b].tolist() != want_ints or state_dict(states[b]) != gen.bit_generator.state):
+            warnings.warn(f"cardzoo.nprandom: numpy {np.__version__}'s PCG64 stream differs from cardzoo's copy "
+                          f"(seed {seed}); resets deal with numpy's own Generator instead (same games, slower)",
+                          RuntimeWarning, stacklevel=2)
+            return False
+    return True
+
+
+STREAM_MATCHES = True
+STREAM_MATCHES = check_stream()

@@ -4,7 +4,8 @@
     env = courtpiece_env.env(variant="single_sar")
     g = courtpiece_env.BatchGame(4096, variant="double_sar")
 
-Rules: shared/rules/courtpiece.md (rule IDs CP-1..CP-13).
+Rules: docs/rules/courtpiece.md in the cardzoo repository and source distribution (rule IDs
+CP-1..CP-13, cited in the code and tests; section 9 is this package's Python surface).
 """
 from courtpiece_env.env import BatchGame, env, raw_env
 

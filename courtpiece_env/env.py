@@ -175,7 +175,7 @@ _FREE = aec.MASK_FREE_REFS  # _refcount(self._mask_before) when nothing but that
 
 
 class raw_env(aec.CardGameEnv):
-    """Court Piece / Mendi Coat as a PettingZoo AEC env (rules: shared/rules/courtpiece.md)."""
+    """Court Piece / Mendi Coat as a PettingZoo AEC env (rules: docs/rules/courtpiece.md)."""
 
     metadata = {"name": "courtpiece_v0", "render_modes": ["ansi"], "is_parallelizable": False}
     version = 0

@@ -2,7 +2,7 @@
 array of state.py with a leading batch axis, b the game, cfg the int64 config vector of config.py,
 so one kernel serves B = 1 (the AEC env) and B = 4096 (BatchGame, rollouts).
 
-Rule IDs (SJ-x.y) refer to /shared/rules/shengji.md. The plain-Python wrappers at the end of the
+Rule IDs (SJ-x.y) refer to docs/rules/shengji.md. The plain-Python wrappers at the end of the
 module expose the rule functions by name for tests and tools.
 """
 from __future__ import annotations

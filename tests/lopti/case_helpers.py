@@ -1,4 +1,4 @@
-"""Shared helpers for the LOPTI scenario cases (rules/lopti.md section 8).
+"""Shared helpers for the LOPTI scenario cases (docs/rules/lopti.md section 8).
 
 Everything here goes through the pinned public surface of section 9 only: `lopti_env.env`,
 `reset(seed, options={"deal": ...} | {"state": ...})` (§7.1, §7.2, §9.2), `step`, `observe`,

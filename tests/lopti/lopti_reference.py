@@ -1,4 +1,4 @@
-"""A small plain-Python LOPTI reference, written from rules/lopti.md (no made rules): legality (LO-4.1),
+"""A small plain-Python LOPTI reference, written from docs/rules/lopti.md (no made rules): legality (LO-4.1),
 the PLAY-phase mask (section 4.2) and move resolution (LO-3..LO-9), for differential tests of the
 numba kernels. Positions are the section 7.2 dicts; the reference keeps its own copy as sets/lists.
 """

@@ -1,0 +1,90 @@
+"""Every bad `cardzoo` argument is one line on stderr and a non-zero exit, never a traceback and
+never a run (cardzoo/cli.py: argparse's type= checks, and the library's ValueError turned into the
+same line in one place)."""
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardzoo.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+LOPTI_CHECKPOINT = str(ROOT / "agents" / "checkpoints" / "lopti.pt")
+ARENA = ["arena", "courtpiece", "random", "random", "--deals", "2"]
+
+NONSENSE = {
+    "unknown game": ["demo", "nogame"],
+    "demo bad variant": ["demo", "courtpiece", "--variant", "x"],
+    "negative seed": ["demo", "courtpiece", "--seed", "-1"],
+    "unknown flag": ["demo", "--bogus"],
+    "arena unknown agent": ["arena", "courtpiece", "random", "bogus"],
+    "arena one agent": ["arena", "courtpiece", "random"],
+    "arena unknown game": ["arena", "nogame", "random", "random"],
+    "negative deals": ARENA[:4] + ["--deals", "-5"],
+    "zero deals": ARENA[:4] + ["--deals", "0"],
+    "fractional deals": ARENA[:4] + ["--deals", "1.5"],
+    "unknown option": ARENA + ["--set", "foo=1"],
+    "set without value": ARENA + ["--set", "novalue"],
+    "bad option value": ARENA + ["--set", "change_cards=maybe"],
+    "bad variant": ARENA + ["--variant", "x"],
+    "learned without path": ["arena", "courtpiece", "random", "learned:"],
+    "missing checkpoint": ["arena", "courtpiece", "random", "learned:/nonexistent/model.pt"],
+    "wrong-game checkpoint": ["arena", "courtpiece", "random", f"learned:{LOPTI_CHECKPOINT}"],
+    "train negative minutes": ["train", "courtpiece", "--minutes", "-1"],
+    "train nan minutes": ["train", "courtpiece", "--minutes", "nan"],
+    "train zero envs": ["train", "courtpiece", "--envs", "0"],
+    "train zero hidden": ["train", "courtpiece", "--hidden", "0"],
+    "train negative lr": ["train", "courtpiece", "--lr", "-1"],
+    "train zero threads": ["train", "courtpiece", "--threads", "0"],
+    "train zero iterations": ["train", "courtpiece", "--iterations", "0"],
+    "train more workers than envs": ["train", "courtpiece", "--envs", "4", "--workers", "8"],
+    "bench unknown game": ["bench", "--games", "nogame"],
+    "bench negative budget": ["bench", "--budget", "-1"],
+    "bench zero budget": ["bench", "--budget", "0"],
+    "play unknown opponent": ["play", "courtpiece", "--opponents", "bogus"],
+    "play seat out of range": ["play", "courtpiece", "--seat", "9"],
+}
+
+
+def _refused(argv, capsys) -> str:
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    out, err = capsys.readouterr()
+    assert e.value.code not in (0, None), f"exit status {e.value.code!r}"
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("cardzoo") and ": error: " in lines[0] and "Traceback" not in err
+    return lines[0]
+
+
+@pytest.mark.parametrize("argv", NONSENSE.values(), ids=NONSENSE.keys())
+def test_nonsense_is_one_line_on_stderr_and_a_nonzero_exit(argv, capsys):
+    if argv[0] == "train" or "learned:" in " ".join(argv):
+        pytest.importorskip("torch")
+    _refused(argv, capsys)
+
+
+def test_the_line_names_the_problem(capsys):
+    assert "'foo'" in _refused(ARENA + ["--set", "foo=1"], capsys)
+    assert "--deals" in _refused(ARENA[:4] + ["--deals", "-5"], capsys)
+    assert "'bogus'" in _refused(["arena", "courtpiece", "random", "bogus"], capsys)
+    assert "nogame" in _refused(["demo", "nogame"], capsys)
+
+
+def test_play_without_stdin_ends_with_a_clean_message(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    line = _refused(["play", "courtpiece", "--seat", "0"], capsys)
+    assert "stdin" in line
+
+
+def test_the_installed_entry_point_refuses_the_same_way():
+    """The real process: `python -m cardzoo.cli` with no stdin, as a shell user runs it."""
+    for argv in (["arena", "courtpiece", "random", "random", "--deals", "-5"], ["play", "courtpiece"]):
+        p = subprocess.run([sys.executable, "-m", "cardzoo.cli", *argv], cwd=ROOT, stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True, timeout=300)
+        assert p.returncode == 2, p.stderr
+        assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr, p.stderr
