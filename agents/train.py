@@ -1,16 +1,33 @@
-"""Self-play training: masked PPO on ``BatchGame`` with an opponent pool of past checkpoints.
+"""Self-play training on ``BatchGame``: distillation of a teacher (expert iteration), then masked PPO
+against a mix of opponents.
 
-One iteration plays ``n_envs`` whole episodes in lockstep on ``BatchGame`` (one per shard, below). In every game the
-learner holds one side — a team in Court Piece and Sheng Ji (both partners' seats, so the two
-partners share one policy), one seat in LOPTI — alternating with the game index and iteration, and
-an opponent drawn from the pool holds the other seats. The pool starts with the uniform random
-policy; every ``snapshot_every`` iterations a frozen copy of the learner joins it (at most
-``pool_size``, oldest dropped first) and each iteration plays the latest snapshot with probability
-1/2, otherwise a uniformly drawn member. Rewards (paid at episode ends) are credited to the learner's
-latest decision in that game; advantages by GAE(gamma, lambda) over the learner's decisions of each
-game; then ``epochs`` passes of clipped PPO over shuffled minibatches, illegal actions masked out of
-the softmax. The observation scale (1 / max |x| over a first sample) is stored in the model, so
-checkpoints are self-contained.
+**Distillation** (``teacher``, default the game's heuristic; any agent spec, the search agents
+``pimc`` included): round 0 fits the policy to the teacher's decisions in games it plays in every seat
+(cross-entropy over the legal actions) and the value head to the returns its seats got; each later
+round (DAgger) lets the student play and the teacher label the positions the student reaches, and
+refits on all the data gathered. ``teacher=None`` starts PPO from a fresh network.
+
+**PPO.** One iteration plays ``n_envs`` whole episodes in lockstep on ``BatchGame`` (one per shard,
+below). In every game the learner holds one side — a team in Court Piece and Sheng Ji (both partners'
+seats, one policy), one seat in LOPTI — alternating with the game index and iteration; the other
+seats are played by the opponent that game was dealt: ``opponents`` lists kinds dealt game by game
+(global game b gets kind b mod k): ``self`` (the pool of past snapshots: it starts with the uniform
+random policy, a frozen copy of the learner joins every ``snapshot_every`` iterations, at most
+``pool_size``, and each iteration plays the latest with probability 1/2, otherwise a uniformly drawn
+member), ``heuristic`` (the rule-based agent) and ``random``. Rewards (paid at episode ends) are
+credited to the learner's latest decision in that game; advantages by GAE(gamma, lambda) over the
+learner's decisions of each game (one jitted pass); then ``epochs`` passes of clipped PPO over shuffled
+minibatches, illegal actions masked out of the softmax. The observation scale (1 / max |x| over a first
+sample) is stored in the model, so checkpoints are self-contained.
+
+**Both cores.** With ``overlap`` (default) iteration i + 1 is collected in a second thread, by the
+weights before update i, while update i runs (torch and the kernels' batched calls release the GIL for
+most of their time); the run stays reproducible, as the weights each collection uses do not depend on
+timing.
+
+**Evaluation.** Every ``eval_every`` iterations the greedy learner plays ``eval_deals`` duplicate
+deals (the arena's format, the same deals each time) against random and the heuristic; the win rates
+and their Wilson 95% intervals go to the log and the curve.
 
 Collection is sharded: the ``n_envs`` games of an iteration are split into ``workers`` contiguous
 shards, each played by a ``RolloutWorker`` (its own ``BatchGame`` and copies of the learner and
@@ -20,7 +37,8 @@ actor (``agents.distributed``), the weights are broadcast once per iteration and
 the driver, where the learning happens. Game ``b`` of iteration ``it`` is dealt from seed
 ``seed * 1_000_003 + (it + 1) * n_envs + b`` whatever the sharding, and shard ``k`` samples from
 ``numpy.random.SeedSequence([seed, it + 1, k])``, so a run is reproduced exactly by the same seed and
-``workers``, local or on Ray.
+``workers``, local or on Ray, with ``max_iterations`` (a ``minutes`` budget stops wherever the clock
+says).
 
 Everything is seeded (torch, numpy, game seeds); the log is a CSV with one row per iteration and the
 training curve a PNG (``matplotlib``, Agg backend).
@@ -29,6 +47,8 @@ from __future__ import annotations
 
 import csv
 import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -80,6 +100,7 @@ class TrainConfig:
     distill_minibatch: int = 512
     activation: str = "relu"
     eval_deals: int = 100            # duplicate deals against random and the heuristic at each evaluation
+    overlap: bool = True             # collect iteration i + 1 (one update behind) while learning on i
 
 
 def _learner_seats(game: str, n_players: int, n_envs: int, iteration: int) -> np.ndarray:
@@ -498,6 +519,21 @@ def make_collector(cfg: TrainConfig, log=print):
     return LocalCollector(cfg)
 
 
+def _timed(fn, args):
+    t0 = time.perf_counter()
+    return fn(*args), time.perf_counter() - t0
+
+
+class _Done:
+    """A finished job, shaped like a Future (collection without overlap)."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def result(self):
+        return self.value
+
+
 def _weights(model) -> dict:
     return {k: v.detach().clone() for k, v in model.state_dict().items()}
 
@@ -565,22 +601,32 @@ def _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, 
     total_collect = 0.0
     losses = []
     it = 0
-    with open(csv_path, "w", newline="") as fh:
+    executor = ThreadPoolExecutor(1, thread_name_prefix="collect") if cfg.overlap else None
+    with open(csv_path, "w", newline="") as fh, (executor or nullcontext()):
         writer = csv.DictWriter(fh, fieldnames=LOG_FIELDS)
         writer.writeheader()
-        while True:
-            if cfg.max_iterations is not None and it >= cfg.max_iterations:
-                break
-            if cfg.max_iterations is None and time.perf_counter() >= deadline:
-                break
-            t_it = time.perf_counter()
+        def runs(i: int) -> bool:
+            if cfg.max_iterations is not None:
+                return i < cfg.max_iterations
+            return time.perf_counter() < deadline
+
+        def start(i: int):
+            """Draw iteration i's opponents and start collecting it with the weights as they are now."""
             k = len(pool) - 1 if (len(pool) > 1 and rng.random() < 0.5) else int(rng.integers(len(pool)))
             plan = [pool[k] if kind == "self" else (None if kind == "random" else kind) for kind in kinds]
-            opp_name = "+".join(names[k] if kind == "self" else kind for kind in kinds)
-            seed0 = game_seed(cfg, it)
-            t_col = time.perf_counter()
-            data, ret, dec = collector.collect(_weights(model), plan if len(plan) > 1 else plan[0], it, seed0)
-            collect_s = time.perf_counter() - t_col
+            name = "+".join(names[k] if kind == "self" else kind for kind in kinds)
+            seed0 = game_seed(cfg, i)
+            args = (_weights(model), plan if len(plan) > 1 else plan[0], i, seed0)
+            job = executor.submit(_timed, collector.collect, args) if executor else _Done(_timed(collector.collect, args))
+            return job, name, seed0
+
+        pending = start(0) if runs(0) else None
+        while pending is not None:
+            t_it = time.perf_counter()
+            job, opp_name, seed0 = pending
+            (data, ret, dec), collect_s = job.result()
+            if executor:    # iteration it + 1 is collected by the weights before this update, while it learns
+                pending = start(it + 1) if runs(it + 1) else None
             adv, rets = gae(data, cfg.gamma, cfg.lam)
             obs_t = torch.as_tensor(data["obs"])
             mask_t = torch.as_tensor(data["mask"].astype(np.int8))
@@ -646,6 +692,8 @@ def _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, 
                 progress.set_postfix(it=it, ret=f"{row['mean_return']:+.3f}", loss=f"{stats['loss']:.3f}")
                 done = it if cfg.max_iterations is not None else int(wall)   # iterations, else seconds
                 progress.update(max(0, min(done, progress.total or 10**9) - progress.n))
+            if not executor:
+                pending = start(it) if runs(it) else None
     wall = time.perf_counter() - t_start
     meta.update({"seed": cfg.seed, "iterations": it, "wall_seconds": round(wall, 1), "decisions": total_dec,
                  "samples": total_samples, "episodes": total_eps,

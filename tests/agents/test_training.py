@@ -51,12 +51,14 @@ def test_ppo_smoke_run_saves_reloads_and_learns(tmp_path):
     assert r.deals == 4
 
 
-def test_training_is_seeded(tmp_path):
+@pytest.mark.parametrize("overlap", [True, False])
+def test_training_is_seeded(tmp_path, overlap):
+    """Same seed, same run: also when the next iteration is collected in a thread while this one learns."""
     require("courtpiece")
     from agents.train import TrainConfig, train
 
-    cfg = TrainConfig(game="courtpiece", seed=7, n_envs=8, hidden=16, max_iterations=1, epochs=1, minibatch=64,
-                      eval_every=0)
+    cfg = TrainConfig(game="courtpiece", seed=7, n_envs=8, hidden=16, max_iterations=3, epochs=1, minibatch=64,
+                      eval_every=0, distill_games=8, distill_epochs=1, distill_rounds=2, overlap=overlap)
     a = train(cfg, tmp_path / "a")
     b = train(cfg, tmp_path / "b")
     assert a["losses"] == b["losses"]
