@@ -18,7 +18,10 @@ import sys
 import time
 from pathlib import Path
 
-os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+if "numba" not in sys.modules:
+    # one thread unless told otherwise; only before numba is imported: later, numba would read the
+    # changed variable at its next compile and refuse it once its threads are running
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
