@@ -316,3 +316,25 @@ def check(record: dict) -> dict:
             raise RecordError(f"after step {n}: {key} differs: the record has {record[key]!r}, "
                               f"the replay {replayed[key]!r}")
     return replayed
+
+
+def from_steps(game: str, config: dict, seed: int, options: dict | None, steps: list,
+               players: list[str] | None = None) -> dict:
+    """The full record of a game known by its steps (e.g. played on a BatchGame, whose game b is the
+    AEC env reset with seed s + b): the steps are replayed through the env, which fills in the end."""
+    return replay({"format": FORMAT, "version": VERSION, "game": game, "config": jsonable(config), "seed": seed,
+                   "options": jsonable(options), "players": players, "steps": steps}).record()
+
+
+class RecordWriter:
+    """Saves each record it is called with as its own file in `folder` (created if needed):
+    <game>-00001.json, <game>-00002.json, ... in the order the games were played."""
+
+    def __init__(self, folder):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.count = 0
+
+    def __call__(self, record: dict) -> Path:
+        self.count += 1
+        return save(record, self.folder / f"{record['game']}-{self.count:05d}.json")

@@ -175,3 +175,21 @@ def test_records_follow_the_json_schema(game):
     jsonschema.validate(recorded(game), schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(_mutated(recorded(game), lambda r: r["steps"][0].update(actor="x")), schema)
+
+
+@pytest.mark.parametrize("game, engine", [("courtpiece", "batch"), ("courtpiece", "aec"), ("shengji", "batch"),
+                                          ("lopti", "batch")])
+def test_arena_save_records_writes_one_replayable_file_per_game(game, engine, tmp_path, capsys):
+    extra = {"shengji": ["--set", "decks=1"], "lopti": ["--set", "num_players=3"]}.get(game, [])
+    folder = tmp_path / "recs"
+    assert main(["arena", game, "heuristic", "random", "--deals", "2", "--engine", engine, *extra,
+                 "--save-records", str(folder)]) == 0
+    files = sorted(folder.glob("*.json"))
+    games = 3 * 2 if game == "lopti" else 2 * 2          # every replay of every deal
+    assert [f.name for f in files] == [f"{game}-{k:05d}.json" for k in range(1, games + 1)]
+    capsys.readouterr()
+    assert main(["replay", *map(str, files), "--check"]) == 0
+    assert capsys.readouterr().out.count(": ok (") == games
+    first, second = records.load(files[0]), records.load(files[1])
+    assert first["options"]["deal"] == second["options"]["deal"]   # the duplicate replays of one deal
+    assert sorted(set(first["players"])) == ["heuristic", "random"] and first["players"] != second["players"]
