@@ -76,8 +76,9 @@ def config_of(raw) -> dict:
 
 
 def new_seed() -> int:
-    """A fresh seed from OS entropy (63 bits: an int every JSON reader keeps exactly as an int64)."""
-    return secrets.randbits(63)
+    """A fresh seed from OS entropy, below 2**53: an int every JSON reader keeps exactly (JavaScript's
+    numbers lose larger ones, and a record with another seed is another game)."""
+    return secrets.randbits(53)
 
 
 class Recorder(BaseWrapper):
@@ -105,7 +106,7 @@ class Recorder(BaseWrapper):
         if seed is None:
             if self.seeds is None:
                 self.seeds = np.random.default_rng(new_seed())
-            seed = int(self.seeds.integers(2 ** 63))
+            seed = int(self.seeds.integers(2 ** 53))
         else:
             self.seeds = np.random.default_rng(seed)
         self.env.reset(seed=seed, options=options)

@@ -12,6 +12,11 @@ import numpy as np
 
 SUIT = "CDHS"
 RANKS = "23456789TJQKA"
+ALTERNATE = {"S": 0, "H": 1, "C": 2, "D": 3}  # a hand's suits in alternating colours
+
+
+def _by_suit(card: str) -> tuple:
+    return (ALTERNATE[card[1]], RANKS.index(card[0])) if card not in ("LJ", "BJ") else (4, card == "BJ")
 
 
 def _cards(group) -> list[str]:
@@ -60,7 +65,7 @@ def _courtpiece(raw, ps: dict) -> dict:
 
 def _courtpiece_hand(raw, seat: int, legal: set[str]):
     return [{"card": c, "action": f"play {c}" if f"play {c}" in legal else None, "selected": False}
-            for c in raw.hand(seat)]
+            for c in sorted(raw.hand(seat), key=_by_suit)]
 
 
 # ---- Sheng Ji (shengji.md 9.3) ------------------------------------------------------------------
@@ -94,9 +99,20 @@ def _shengji_hand(raw, seat: int, legal: set[str]):
     """Every copy of every card; the copies being composed (the observation's selection, 4) come
     first and are marked selected, the others trigger "card <c>" while it is legal."""
     selection = raw.observe(raw.possible_agents[seat])["observation"][54:108]
+    ps = raw.public_state()
+    trump, level = ps["trump"], RANKS[ps["hand_level"]]
+
+    def order(c: str) -> tuple:
+        """Plain suits first, then the trumps (SJ-3): trump suit, level cards, trump-suit level cards, jokers."""
+        if c in ("LJ", "BJ"):
+            return (1, 5 + (c == "BJ"), 0)
+        if c[0] == level:
+            return (1, 4 if c[1] == trump else 3, ALTERNATE[c[1]])
+        return (1, 2, RANKS.index(c[0])) if c[1] == trump else (0, ALTERNATE[c[1]], RANKS.index(c[0]))
+
     out = []
     held = _cards(raw.hand(seat))
-    for c in sorted(set(held), key=held.index):
+    for c in sorted(set(held), key=order):
         n = held.count(c)
         k = int(selection[_card_index(c)])
         action = f"card {c}" if f"card {c}" in legal else None
@@ -142,7 +158,7 @@ def _lopti_hand(raw, seat: int, legal: set[str]):
     """A card of rank r plays one card of that rank ("play r") when that is legal; plays of several
     cards, swaps and the rest are buttons."""
     return [{"card": c, "action": f"play {c[0]}" if f"play {c[0]}" in legal else None, "selected": False}
-            for c in _cards(raw.hand(seat))]
+            for c in sorted(_cards(raw.hand(seat)), key=lambda c: (RANKS.index(c[0]), ALTERNATE[c[1]]))]
 
 
 _VIEWS = {"courtpiece": (_courtpiece, _courtpiece_hand), "shengji": (_shengji, _shengji_hand),
@@ -162,8 +178,8 @@ def table_view(game: str, raw, show: set[int] | str = frozenset()) -> dict:
 
 
 def hand_view(game: str, raw, seat: int, legal: list[str]) -> tuple[list[dict], list[str]]:
-    """(the seat's cards, each with the action a click sends or None; the legal actions no card
-    triggers, as buttons)."""
+    """(the seat's cards in the order to show them, each with the action a click sends or None; the
+    legal actions no card triggers, as buttons)."""
     legal_set = set(legal)
     hand = _VIEWS[game][1](raw, seat, legal_set)
     on_cards = {h["action"] for h in hand if h["action"]}

@@ -82,7 +82,7 @@ function drawTable(view, opts) {
   for (const st of view.seats) {
     const r = rel(st.seat);
     const bottom = r === 0;
-    const [x, y] = seatPos(r, n, bottom && !opts.showBottomHand ? [40, 44] : [38, 38]);
+    const [x, y] = seatPos(r, n, view.pile ? [38, bottom ? 36 : 32] : bottom && !opts.showBottomHand ? [40, 40] : [38, 38]);
     const box = el("div", "seat" + (view.actor === st.seat ? " acting" : ""));
     box.id = `seat-${st.seat}`;
     box.style.left = `${x}%`;
@@ -102,7 +102,8 @@ function drawTable(view, opts) {
     const extra = el("div", "fan small");
     for (const c of st.up || []) extra.append(cardEl(c, true));
     for (let i = 0; i < st.down; i++) extra.append(backEl(true));
-    if (r === 2 || (n > 4 && r > 1 && r < n - 1)) box.append(cards, extra, plate);
+    if (bottom && !opts.showBottomHand) box.append(extra, plate);    // the hand itself is below the table
+    else if (r === 2 || (n > 4 && r > 1 && r < n - 1)) box.append(cards, extra, plate);
     else box.append(plate, cards, extra);
     if (!showCards && !bottom) box.append(el("div", "count", `${st.count} cards`));
     felt.append(box);
@@ -133,7 +134,11 @@ function drawTable(view, opts) {
     const last = el("div", "last");
     last.append(el("div", "", view.last.title));
     const row = el("div", "cards");
-    for (const [, cards] of view.last.plays) for (const c of cards) row.append(cardEl(c, true));
+    for (const [, cards] of view.last.plays) {
+      const grp = el("div", "grp");
+      for (const c of cards) grp.append(cardEl(c, true));
+      row.append(grp);
+    }
     last.append(row);
     felt.append(last);
   }
@@ -217,9 +222,7 @@ function drawHand(state, live) {
   $("hand-area").hidden = false;
   const hand = $("hand");
   hand.innerHTML = "";
-  const order = state.hand.map((h, i) => i).sort((a, b) => sortKey(state.hand[a].card) - sortKey(state.hand[b].card));
-  for (const i of order) {
-    const h = state.hand[i];
+  for (const h of state.hand) {   // in the server's order (Sheng Ji: trumps last)
     const c = cardEl(h.card);
     if (h.selected) c.classList.add("selected");
     else if (live && h.action) {
@@ -251,11 +254,13 @@ function drawHand(state, live) {
 async function act(action) {
   if (busy || !game) return;
   busy = true;
+  setState("busy");
   showError("");
   try {
     await showState(await api("POST", `/api/games/${game.id}/actions`, { action }));
   } catch (e) {
     busy = false;
+    setState(game.your_turn ? "turn" : "waiting");
     showError(e.message);
   }
 }
@@ -399,9 +404,11 @@ async function init() {
     if (ev.key === "ArrowRight") step(replay.pos + 1);
     if (ev.key === "ArrowLeft") step(replay.pos - 1);
   });
-  $("to-replay").addEventListener("click", () => {
+  $("to-replay").addEventListener("click", async () => {
     setMode("replay");
-    loadReplay(JSON.stringify(game.record));
+    // the record's text as the server wrote it: JSON.parse would round seeds above 2**53
+    const res = await fetch(`/api/games/${game.id}/record`);
+    loadReplay(await res.text());
   });
   setState("setup");
 }
