@@ -245,7 +245,7 @@ function drawHand(state, live) {
   }
   const prompt = $("prompt");
   prompt.className = live && state.your_turn ? "turn" : "";
-  prompt.textContent = !live ? "..." : state.over ? "The game is over." :
+  prompt.textContent = !live ? "The others are playing..." : state.over ? "The game is over." :
     state.your_turn ? `Your turn (${state.phase}): ${state.hand.some((h) => h.action) ? "click a card" : "choose"}` +
       (state.buttons.length && state.hand.some((h) => h.action) ? " or a button" : "") :
       `Waiting for player_${state.to_act}`;
@@ -277,8 +277,10 @@ async function startGame() {
   setState("busy");
   $("prompt").textContent = "Dealing...";
   try {
-    const state = await api("POST", "/api/games", { game: g, config: { [optName]: optValue },
-                                                    seat: Number($("seat").value), opponents: spec });
+    const body = { game: g, config: { [optName]: optValue }, seat: Number($("seat").value), opponents: spec };
+    const seed = new URLSearchParams(location.search).get("seed");   // ?seed=N: the same deal again
+    if (seed !== null) body.seed = Number(seed);
+    const state = await api("POST", "/api/games", body);
     fullLog = [];
     $("result").hidden = true;
     await showState(state);
