@@ -110,6 +110,10 @@ class Recorder(BaseWrapper):
         else:
             self.seeds = np.random.default_rng(seed)
         self.env.reset(seed=seed, options=options)
+        self.begin(seed, options)
+
+    def begin(self, seed: int, options: dict | None) -> None:
+        """Start a new record of the env, just reset with this seed and these options."""
         self.seed = int(seed)
         self.reset_options = jsonable(options)
         self.steps = []
@@ -238,16 +242,22 @@ def validate(record) -> None:
             raise RecordError(f"'{key}' must be true or false")
 
 
+_BAD_INPUT = (ValueError, TypeError, KeyError, IndexError)  # what a malformed config or option can raise
+
+
 def start(record: dict):
     """A raw env (render_mode "ansi") reset as the record's game starts."""
     validate(record)
     try:
         env = make(record["game"], raw=True, render_mode="ansi", **record["config"])
-    except ValueError as e:
+    except _BAD_INPUT as e:
         raise RecordError(f"config: {e}") from None
+    if record.get("env", env.metadata["name"]) != env.metadata["name"]:
+        raise RecordError(f"the record was written by {record['env']}, this env is {env.metadata['name']} "
+                          f"(a changed env may play the same steps differently)")
     try:
         env.reset(seed=record["seed"], options=record.get("options"))
-    except ValueError as e:
+    except _BAD_INPUT as e:
         raise RecordError(f"reset options: {e}") from None
     return env
 
@@ -261,7 +271,7 @@ def replay(record: dict, on_step=None):
     none."""
     raw = start(record)
     rec = Recorder(raw, players=record.get("players"))
-    rec.seed, rec.reset_options = record["seed"], record.get("options")
+    rec.begin(record["seed"], record.get("options"))
     for i, st in enumerate(record["steps"], 1):
         if not _live(raw):
             raise RecordError(f"step {i}: the game is already over, but the record goes on")

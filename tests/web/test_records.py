@@ -130,6 +130,8 @@ def _mutated(rec, fn):
     (lambda r: r.update(options={"deal": {"dealer": 9}}), r"^reset options: "),
     (lambda r: r.update(seed=-1), r"'seed' must be an int >= 0"),
     (lambda r: r.update(extra=1), r"unknown key\(s\) 'extra'"),
+    (lambda r: r.update(env="courtpiece_v9"), r"written by courtpiece_v9, this env is courtpiece_v0"),
+    (lambda r: r.update(config={"render_mode": "ansi"}), r"^config: "),
 ])
 def test_a_bad_record_names_its_first_wrong_step_or_field(fix, message):
     rec = recorded("courtpiece")
