@@ -82,7 +82,9 @@ function drawTable(view, opts) {
   for (const st of view.seats) {
     const r = rel(st.seat);
     const bottom = r === 0;
-    const [x, y] = seatPos(r, n, view.pile ? [38, bottom ? 36 : 32] : bottom && !opts.showBottomHand ? [40, 40] : [38, 38]);
+    // every hand face up (replays) takes more room: the seats move in
+    const radius = opts.showBottomHand ? [34, 33] : view.pile ? [38, bottom ? 36 : 32] : bottom ? [40, 40] : [38, 38];
+    const [x, y] = seatPos(r, n, radius);
     const box = el("div", "seat" + (view.actor === st.seat ? " acting" : ""));
     box.id = `seat-${st.seat}`;
     box.style.left = `${x}%`;
@@ -232,6 +234,11 @@ function drawHand(state, live) {
     } else c.classList.add("dim");
     hand.append(c);
   }
+  // overlap the cards just enough for the whole hand to fit in one row (two-deck Sheng Ji: 33 cards)
+  const n = hand.children.length;
+  const width = 64;
+  const step = n > 1 ? Math.min(46, (hand.clientWidth - width) / (n - 1)) : 0;
+  [...hand.children].forEach((c, i) => { c.style.marginLeft = i ? `${step - width}px` : "0"; });
   const buttons = $("buttons");
   buttons.innerHTML = "";
   if (live) {
