@@ -196,3 +196,48 @@ def test_arena_save_records_writes_one_replayable_file_per_game(game, engine, tm
     first, second = records.load(files[0]), records.load(files[1])
     assert first["options"]["deal"] == second["options"]["deal"]   # the duplicate replays of one deal
     assert sorted(set(first["players"])) == ["heuristic", "random"] and first["players"] != second["players"]
+
+
+def test_sheng_ji_redeals_come_back_from_the_seed():
+    """SJ-4.9 / 7.4: with no declaration the first hand is redealt from the generator; the record holds
+    only the passes, the seed redraws the new orders."""
+    env = records.Recorder(make("shengji", decks=1))
+    env.reset(seed=21)
+    raw = env.unwrapped
+    rng = np.random.default_rng(0)
+    while raw.agents and not env.over:
+        names = [raw.action_name(int(a)) for a in np.flatnonzero(raw.infos[raw.agent_selection]["action_mask"])]
+        env.step(raw.action_from_name("pass") if "pass" in names else raw.action_from_name(str(rng.choice(names))))
+        if env.over:
+            break
+    rec = env.record()
+    assert raw.public_state()["void_deals"] >= 1 and rec["over"]
+    records.check(rec)
+    with pytest.raises(records.RecordError):
+        records.check(dict(rec, seed=22))
+
+
+def test_a_truncated_lopti_round_is_recorded_as_truncated():
+    env = records.Recorder(make("lopti", num_players=3, max_moves=6))
+    env.reset(seed=4)
+    play_random(env, 1)
+    rec = env.record()
+    assert rec["over"] and rec["truncated"] and rec["result"]["truncated"]
+    assert records.check(rec)["truncated"]
+    with pytest.raises(records.RecordError, match="truncated differs"):
+        records.check(dict(rec, truncated=False))
+
+
+def test_arena_time_limits_record_their_timeouts_and_replay():
+    """CP-12.2 through the arena's runner: with play_seconds=0 every card play times out and the
+    generator picks the card; the records carry the timeouts and replay exactly."""
+    from agents import make_agent
+    from agents.arena import duplicate_match
+
+    saved = []
+    res = duplicate_match("courtpiece", make_agent("random", "courtpiece", 0), make_agent("random", "courtpiece", 1),
+                          deals=1, seed=2, time_limits=True, play_seconds=0.0, on_record=saved.append)
+    assert res.timeouts > 0 and len(saved) == 2
+    for rec in saved:
+        assert sum("timeout" in st for st in rec["steps"]) > 0
+        records.check(rec)
