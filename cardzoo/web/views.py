@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-SUIT = "CDHS"
-RANKS = "23456789TJQKA"
+from cardzoo.cards import RANKS, SUITS, card_index
 ALTERNATE = {"S": 0, "H": 1, "C": 2, "D": 3}  # a hand's suits in alternating colours
 
 
@@ -45,7 +44,7 @@ def _courtpiece(raw, ps: dict) -> dict:
                       "down": 1 if ps["hidden_owner"] == s else 0})
     trump = ps["trump"]
     facts = [["Variant", ps["variant"].replace("_", " ")],
-             ["Trump", SUIT[trump] if trump is not None else ("face down" if ps["hidden_owner"] is not None
+             ["Trump", SUITS[trump] if trump is not None else ("face down" if ps["hidden_owner"] is not None
                                                                 else "not yet")],
              ["Tricks (team 0 : 1)", _team(ps["tricks_won"])], ["Score", _team(ps["score"])]]
     if ps["turned_card"]:
@@ -114,19 +113,11 @@ def _shengji_hand(raw, seat: int, legal: set[str]):
     held = _cards(raw.hand(seat))
     for c in sorted(set(held), key=order):
         n = held.count(c)
-        k = int(selection[_card_index(c)])
+        k = int(selection[card_index(c, jokers=True)])
         action = f"card {c}" if f"card {c}" in legal else None
         out += [{"card": c, "action": None, "selected": True}] * k
         out += [{"card": c, "action": action, "selected": False}] * (n - k)
     return out
-
-
-def _card_index(text: str) -> int:
-    if text == "LJ":
-        return 52
-    if text == "BJ":
-        return 53
-    return SUIT.index(text[1]) * 13 + RANKS.index(text[0])
 
 
 # ---- LOPTI (lopti.md 9.4) -----------------------------------------------------------------------
