@@ -123,7 +123,7 @@ function drawTable(view, opts) {
     felt.append(pile);
   } else {
     for (const [s, cards] of view.table) {
-      const [x, y] = seatPos(rel(s), n, [15, 17]);
+      const [x, y] = seatPos(rel(s), n, opts.showBottomHand ? [13, 12] : [15, 17]);
       const play = el("div", "play" + (s === opts.freshSeat ? " fresh" : ""));
       play.style.left = `${x}%`;
       play.style.top = `${y}%`;
@@ -162,8 +162,8 @@ function drawLog(moves, current, mySeat) {
       `player_${m.seat}: ${m.action}`);
     log.append(li);
   });
-  const cur = log.children[current] || log.lastElementChild;
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  const cur = log.children[current];   // keep the current move in view, else the newest
+  log.scrollTop = cur ? cur.offsetTop - log.clientHeight / 2 : log.scrollHeight;
 }
 
 function drawResult(result, rewards, seat) {
