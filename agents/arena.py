@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cardzoo import records
 from cardzoo.registry import make, make_batch
 
 TEAM_GAMES = ("courtpiece", "shengji")
@@ -149,20 +150,24 @@ def _time_limit(game: str, env, config: dict, time_limits, play_seconds):
 
 
 def play_aec(game: str, agents: list, config: dict | None = None, deal=None, seed: int | None = None,
-             time_limits: bool = False, play_seconds: float | None = None, stats: dict | None = None):
+             time_limits: bool = False, play_seconds: float | None = None, stats: dict | None = None,
+             on_record=None):
     """Play one episode on the AEC env with agents[seat]; returns (rewards per seat, env).
 
-    `stats` (optional dict) accumulates {id(agent): [seconds, decisions]} and "timeouts"."""
+    `stats` (optional dict) accumulates {id(agent): [seconds, decisions]} and "timeouts".
+    `on_record` (optional) is called with the game's record (cardzoo.records) at its end."""
     config = dict(config or {})
     env = make(game, raw=True, **config)     # raw: the runner's timeout() call sits beside step()
-    env.reset(seed=seed, options=None if deal is None else reset_options(game, deal))
+    # steps and timeouts go through `player`: the env itself, or a Recorder around it
+    player = env if on_record is None else records.Recorder(env, players=[_label(ag) for ag in agents])
+    player.reset(seed=seed, options=None if deal is None else reset_options(game, deal))
     n = num_players(game, config)
     totals = np.zeros(n, np.float64)
     agent_names = list(env.unwrapped.possible_agents)
     for name in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
-            env.step(None)
+            player.step(None)
             continue
         seat = agent_names.index(name)
         ag = agents[seat]
@@ -177,25 +182,32 @@ def play_aec(game: str, agents: list, config: dict | None = None, deal=None, see
             rec[0] += dt
             rec[1] += 1
         if limit is not None and dt > limit:
-            env.timeout()
+            player.timeout()
             if stats is not None:
                 stats["timeouts"] = stats.get("timeouts", 0) + 1
         else:
-            env.step(int(a))
+            player.step(int(a))
         for s, nm in enumerate(agent_names):
             totals[s] += env.rewards.get(nm, 0.0)
+    if on_record is not None:
+        on_record(player.record())
     return totals, env
 
 
 def play_batch(game: str, agent_list: list, lineups: np.ndarray, config: dict | None = None,
                deals: list | None = None, seed: int = 0, stats: dict | None = None,
-               max_steps: int = 100000) -> np.ndarray:
-    """Play len(lineups) games together; lineups[b, seat] indexes agent_list. Returns rewards [n, seats]."""
+               max_steps: int = 100000, on_record=None) -> np.ndarray:
+    """Play len(lineups) games together; lineups[b, seat] indexes agent_list. Returns rewards [n, seats].
+
+    `on_record` (optional) is called with each game's record (cardzoo.records) at the end: game b is
+    the AEC env reset with seed + b and deals[b], so its steps replay there (records.from_steps)."""
     config = dict(config or {})
     lineups = np.asarray(lineups, dtype=np.int64)
     n = len(lineups)
     g = make_batch(game, n, **config)
     g.reset(seed=seed, deals=deals)
+    steps = None if on_record is None else [[] for _ in range(n)]
+    action_name = None if on_record is None else make(game, raw=True, **config).action_name
     totals = np.zeros((n, lineups.shape[1]), np.float64)
     rows = np.arange(n)
     for _ in range(max_steps):
@@ -218,15 +230,27 @@ def play_batch(game: str, agent_list: list, lineups: np.ndarray, config: dict | 
                     rec[1] += idx.size
         g.step(actions)
         totals[live] += g.rewards[live]
+        if steps is not None:
+            for b in np.flatnonzero(live):
+                steps[b].append({"actor": int(cp[b]), "action": action_name(int(actions[b]))})
     else:
         raise RuntimeError(f"games still running after {max_steps} steps")
+    if on_record is not None:
+        for b in range(n):
+            rec = records.from_steps(game, config, seed + b, None if deals is None else reset_options(game, deals[b]),
+                                     steps[b], players=[_label(agent_list[k]) for k in lineups[b]])
+            if not np.allclose(rec["rewards"], totals[b], atol=1e-6):
+                raise RuntimeError(f"game {b}: the AEC replay of a batch game paid {rec['rewards']}, the batch "
+                                   f"{totals[b].tolist()} (BatchGame and the AEC env must agree)")
+            on_record(rec)
     return totals
 
 
 def duplicate_match(game: str, a, b, deals: int = 100, config: dict | None = None, seed: int = 0,
                     engine: str = "auto", time_limits: bool = False, play_seconds: float | None = None,
-                    progress=None, chunk: int = 256) -> MatchResult:
-    """A against B on `deals` duplicate deals (see module docstring)."""
+                    progress=None, chunk: int = 256, on_record=None) -> MatchResult:
+    """A against B on `deals` duplicate deals (see module docstring). `on_record` (optional) is called
+    with the record (cardzoo.records) of every game played, in deal order, replays of a deal together."""
     config = dict(config or {})
     n = num_players(game, config)
     lineups = duplicate_lineups(game, n)
@@ -245,7 +269,8 @@ def duplicate_match(game: str, a, b, deals: int = 100, config: dict | None = Non
         for i, deal in enumerate(deal_list):
             for j, lu in enumerate(lineups):
                 rew, _ = play_aec(game, [(a, b)[k] for k in lu], config, deal, seed=seed + i,
-                                  time_limits=time_limits, play_seconds=play_seconds, stats=stats)
+                                  time_limits=time_limits, play_seconds=play_seconds, stats=stats,
+                                  on_record=on_record)
                 scores[i, j] = [rew[seat_of[j][0]].mean(), rew[seat_of[j][1]].mean()]
             if progress is not None:
                 progress.update(1)
@@ -256,7 +281,7 @@ def duplicate_match(game: str, a, b, deals: int = 100, config: dict | None = Non
             games = [(i, j) for i in ids for j in range(len(lineups))]
             rew = play_batch(game, [a, b], np.array([lineups[j] for _, j in games]), config,
                              deals=[deal_list[i] for i, _ in games], seed=seed + start * len(lineups),
-                             stats=stats)
+                             stats=stats, on_record=on_record)
             for r, (i, j) in zip(rew, games):
                 scores[i, j] = [r[seat_of[j][0]].mean(), r[seat_of[j][1]].mean()]
             if progress is not None:
@@ -275,7 +300,7 @@ def _label(agent) -> str:
 
 
 def rate(game: str, agents: dict, deals: int = 50, config: dict | None = None, seed: int = 0,
-         engine: str = "auto", progress=None):
+         engine: str = "auto", progress=None, on_record=None):
     """Round robin of duplicate matches between every pair; openskill ratings from every deal.
 
     Returns (ratings: list of dicts sorted best first, results: list of MatchResult)."""
@@ -290,7 +315,7 @@ def rate(game: str, agents: dict, deals: int = 50, config: dict | None = None, s
             na, nb = names[x], names[y]
             agents[na].label, agents[nb].label = na, nb
             res = duplicate_match(game, agents[na], agents[nb], deals, config, seed=seed + 1000 * len(results),
-                                  engine=engine, progress=progress)
+                                  engine=engine, progress=progress, on_record=on_record)
             results.append(res)
             for d in res.diffs:
                 ranks = [1, 1] if abs(d) <= 1e-9 else ([1, 2] if d > 0 else [2, 1])

@@ -116,6 +116,8 @@ def add_arena(sub) -> None:
     p.add_argument("--engine", choices=["auto", "batch", "aec"], default="auto")
     p.add_argument("--time-limits", action="store_true", help="apply the game's timeout rules (Court Piece)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object on the last line")
+    p.add_argument("--save-records", metavar="DIR", default=None,
+                   help="save every game played as a record file in DIR (replay: cardzoo replay FILE --check)")
     p.set_defaults(func=cmd_arena)
 
 
@@ -231,11 +233,16 @@ def cmd_arena(args) -> int:
     cfg = env_config(args)
     agents = make_agents(args.agents, args.game, args.seed, cfg)
     t0 = time.perf_counter()
+    on_record = None
+    if args.save_records:
+        from cardzoo.records import RecordWriter
+
+        on_record = RecordWriter(args.save_records)
     if len(agents) == 2:
         a, b = agents.values()
         with tqdm(total=args.deals, unit="deal", desc=f"{args.game} duplicate") as bar:
             res = duplicate_match(args.game, a, b, args.deals, cfg, seed=args.seed, engine=args.engine,
-                                  time_limits=args.time_limits, progress=bar)
+                                  time_limits=args.time_limits, progress=bar, on_record=on_record)
         print(_table([res.row()]))
         secs = ", ".join(f"{k}: {v * 1e3:.2f} ms" for k, v in res.seconds.items())
         print(f"games played: {res.games_played}  timeouts: {res.timeouts}  time per decision: {secs}  "
@@ -249,7 +256,8 @@ def cmd_arena(args) -> int:
         return 0
     pairs = len(agents) * (len(agents) - 1) // 2
     with tqdm(total=args.deals * pairs, unit="deal", desc=f"{args.game} round robin") as bar:
-        table, results = rate(args.game, agents, args.deals, cfg, seed=args.seed, engine=args.engine, progress=bar)
+        table, results = rate(args.game, agents, args.deals, cfg, seed=args.seed, engine=args.engine, progress=bar,
+                              on_record=on_record)
     print(_table([r.row() for r in results]))
     print()
     print(_table(table))

@@ -2,13 +2,19 @@
 
 A game's `raw_env` subclasses `CardGameEnv` and supplies the `_game_*` hooks (its kernels at
 batch size 1); everything at the edges — agent selection, masks in observations and infos, rewards
-for every seat at once, dead steps, seeding, atomic failed resets, rendering, errors — lives here,
-so the three games behave identically and a fix here fixes all of them.
+for every seat at once, dead steps, seeding, atomic failed resets, unknown reset options, rendering,
+errors, clones — lives here, so the three games behave identically and a fix here fixes all of them.
+
+Masks: a game keeps its own mask array (`_game_mask`), which its steps rewrite in place and its
+legality checks read; users only ever get copies of it, or the one zero array of `_zeros` (nobody
+can write it), so no array a user holds or edits changes what the env accepts (docs/env_contract.md).
+Clones: `copy.deepcopy` and `pickle` copy everything but a game's `_derived` attributes (views into
+its state arrays, compiled kernel entry points), which `_bind` makes again on the copy.
 """
 from __future__ import annotations
 
 import operator
-import sys
+import warnings
 from abc import ABCMeta, abstractmethod
 from typing import Any
 
@@ -28,6 +34,12 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
     num_actions: int = 0
     observation_size: int = 0
     observation_bounds: tuple[float, float] = (-1.0, 1.0)
+    reset_options: tuple[str, ...] = ()
+    """The top-level `reset(options=...)` keys the game reads (spec 9.6): any other key is ignored
+    with a UserWarning, so PettingZoo's own api_test probe `options={"options": 1}` passes."""
+    _derived: tuple[str, ...] = ()
+    """Instance attributes `_bind` makes from the others (views into the state arrays, compiled kernel
+    entry points): copies and pickles leave them out and `_bind` makes them again (see __getstate__)."""
 
     # ---- hooks a game implements -------------------------------------------------------------
     @abstractmethod
@@ -46,7 +58,8 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
 
     @abstractmethod
     def _game_mask(self) -> np.ndarray:
-        """int8[num_actions] legal mask of the actor."""
+        """int8[num_actions] legal mask of the actor: the game's own array, which the adapter never
+        hands out (users get copies), so the legality checks may read it."""
 
     @abstractmethod
     def _game_observation(self, seat: int) -> np.ndarray:
@@ -71,17 +84,6 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
     @abstractmethod
     def _game_render(self) -> str:
         """The table as text (render_mode "ansi")."""
-
-    def _mask_out(self) -> np.ndarray:
-        """For games that reuse mask arrays (they keep `_mask_before`, the mask handed out before the
-        current one): the array the next mask goes into. That is `_mask_before` when only this env
-        still references it -- the adapter has replaced it in infos by now, and a reference anyone
-        else kept (a variable, a container, a view's base, a tensor sharing it) shows in its reference
-        count, so a mask a user kept is never written again -- else a new one. That saves allocating
-        an array per step."""
-        if sys.getrefcount(self._mask_before) == MASK_FREE_REFS:
-            return self._mask_before
-        return np.empty(self.num_actions, np.int8)
 
     def _game_quick_step(self, action: int) -> int:
         """Optional, for speed. `action` is an int in range, not yet checked against the mask: return
@@ -117,8 +119,7 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._num_actions = self.num_actions  # read per step: an instance attribute reads faster
-        self._zero_mask = np.zeros(self.num_actions, np.int8)
-        self._zero_mask.flags.writeable = False
+        self._zero_mask = _zeros(self.num_actions)
         self._rng: np.random.Generator | None = None
         self._mask = self._zero_mask
         self._actor = -1
@@ -144,6 +145,12 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"options must be a dict or None, not {type(options).__name__}")
+        if options:
+            unknown = [k for k in options if k not in self.reset_options]
+            if unknown:  # spec 9.6: warned about and ignored, as Gymnasium and PettingZoo envs do
+                warnings.warn(f"reset: unknown options key(s) {', '.join(map(repr, unknown))} ignored; "
+                              f"known keys: {', '.join(map(repr, self.reset_options))}", UserWarning, stacklevel=2)
+                options = {k: v for k, v in options.items() if k in self.reset_options}
         if seed is not None or self._rng is None:
             # a fresh generator: a failed reset drops it, so there is nothing to restore
             rng = np.random.default_rng(seed)
@@ -202,12 +209,12 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
             for seat, agent in enumerate(agents):
                 info = infos.get(agent)
                 if info is not None:
-                    info["action_mask"] = mask if seat == actor else zero
+                    info["action_mask"] = mask.copy() if seat == actor else zero
                     info["phase"] = phase
                     if result is not None:
                         info["result"] = result
         elif actor >= 0:
-            infos[agents[actor]]["action_mask"] = mask
+            infos[agents[actor]]["action_mask"] = mask.copy()
         if pay:
             rewards = self._game_rewards()
             if self._paid or rewards.any():
@@ -264,11 +271,11 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                     for info in infos.values():  # every agent is live while one acts (none was removed)
                         info["phase"] = phase
                 if nxt == actor:
-                    infos[agent]["action_mask"] = mask
+                    infos[agent]["action_mask"] = mask.copy()
                 else:
                     infos[agent]["action_mask"] = self._zero_mask
                     agent = agents[nxt]
-                    infos[agent]["action_mask"] = mask
+                    infos[agent]["action_mask"] = mask.copy()
                     self._actor = nxt
                     self.agent_selection = agent
                 return
@@ -291,6 +298,28 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         self._game_step(a)
         self._sync()
 
+    # ---- clones: copy.deepcopy and pickle ---------------------------------------------------------
+    def _bind(self) -> None:
+        """Make the `_derived` attributes from the others; a game that has any overrides this (and
+        calls it at the end of its __init__). A copy runs it after the rest of its state is in place."""
+
+    def __getstate__(self) -> dict:
+        derived = self._derived
+        return {k: v for k, v in self.__dict__.items() if k not in derived}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._bind()
+        # The zero mask handed to seats not to act is read-only for good (see _zeros); a copy of it
+        # is an ordinary array: put a fresh one wherever the copied one is (infos, the current mask).
+        copied, zero = self._zero_mask, _zeros(self.num_actions)
+        self._zero_mask = zero
+        if self._mask is copied:
+            self._mask = zero
+        for info in self.infos.values() if hasattr(self, "infos") else ():
+            if info.get("action_mask") is copied:
+                info["action_mask"] = zero
+
     def observe(self, agent: str) -> dict:
         seat = self.seat_of(agent)
         mask = self._mask if seat == self._actor else self._zero_mask
@@ -312,6 +341,9 @@ class _NotReset:
     "agent_selection cannot be accessed before reset"."""
 
     __slots__ = ()
+
+    def __reduce__(self):
+        return "_NOT_RESET"  # copies and pickles of a wrapper keep the one sentinel (compared by `is`)
 
 
 _NOT_RESET = _NotReset()
@@ -415,23 +447,10 @@ class KernelEntry:
         return out
 
 
-def _free_refs() -> int:
-    """sys.getrefcount(obj.attr) of an array that nothing but obj.attr references, measured with the
-    very call form the envs use (so it holds whatever the interpreter counts for the call itself)."""
-
-    class _Holder:
-        pass
-
-    holder = _Holder()
-    holder.mask = np.zeros(1, np.int8)
-    return sys.getrefcount(holder.mask)
-
-
-MASK_FREE_REFS = _free_refs()
-"""A mask array a game handed out earlier may be written again (a step's new mask, instead of a new
-array) only when `sys.getrefcount(self.<its attribute>) == MASK_FREE_REFS`: nothing but that attribute
-references it -- every reference anyone kept (a variable, a container, a view's base, a memoryview, a
-tensor sharing it) counts -- so no mask a user can still reach ever changes."""
+def _zeros(n: int) -> np.ndarray:
+    """int8[n] zeros that nobody can write: the array's memory is an immutable bytes object, so
+    `flags.writeable = True` is refused too. It is the mask handed to every seat not to act."""
+    return np.frombuffer(bytes(n), np.int8)
 
 
 PHASE_STEP = -3

@@ -81,6 +81,40 @@ def _cmd_demo(args) -> int:
     return run_demo(args.game, seed=args.seed, variant=args.variant)
 
 
+def _cmd_replay(args) -> int:
+    """Replay records through the env; a bad record is one line naming its first wrong step."""
+    from cardzoo import records
+
+    failed = 0
+    for path in args.files:
+        try:
+            record = records.load(path)
+            if args.check:
+                records.check(record)
+                print(f"{path}: ok ({record['game']}, {len(record['steps'])} steps reproduce, result equal)")
+                continue
+            lines = []
+            rec = records.replay(record, on_step=lambda i, st, env: lines.append(
+                f"{i:4d}. player_{st['actor']}: {st.get('action', 'timeout')}"))
+        except records.RecordError as e:
+            print(f"{path}: {e}", file=sys.stderr)
+            failed += 1
+            continue
+        print("\n".join(lines))
+        print(rec.unwrapped.render())
+        print("rewards:", rec.record()["rewards"], " result:", rec.record()["result"])
+    return 1 if failed else 0
+
+
+def _cmd_serve(args) -> int:
+    try:
+        from cardzoo.web.server import serve
+    except ImportError as e:
+        print(f"cardzoo serve needs the web extra (pip install \"cardzoo[web]\"): {e}", file=sys.stderr)
+        return 2
+    return serve(host=args.host, port=args.port)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = CliParser(prog="cardzoo", description="Fast, exact card-game environments for RL.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -104,6 +138,16 @@ def build_parser() -> argparse.ArgumentParser:
     else:
         add_arguments(p)
         p.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser("replay", help="replay game records through the env (docs/records.md)")
+    p.add_argument("files", nargs="+", help="record files (JSON)")
+    p.add_argument("--check", action="store_true", help="only confirm each record reproduces exactly")
+    p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("serve", help="the web table: play and replay in a browser (needs the web extra)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
+    p.add_argument("--port", type=int, default=8000)
+    p.set_defaults(func=_cmd_serve)
 
     # Commands that need the agents package (train, arena, play) register themselves here.
     try:

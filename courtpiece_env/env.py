@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import numbers
-import sys
 
 import numpy as np
 from numba import njit
@@ -170,8 +169,6 @@ def _make_aec_step(stamp: int):
 
 aec_step = _make_aec_step(_kernel_source_stamp())
 _AEC_STEP = aec.KernelEntry(aec_step)
-_refcount = sys.getrefcount
-_FREE = aec.MASK_FREE_REFS  # _refcount(self._mask_before) when nothing but that attribute references it
 
 
 class raw_env(aec.CardGameEnv):
@@ -182,24 +179,27 @@ class raw_env(aec.CardGameEnv):
     num_actions = NUM_ACTIONS
     observation_size = OBS_SIZE
     observation_bounds = (-1.0, 1.0)
+    reset_options = dealmod.OPTION_KEYS
+    _derived = ("_f_actor", "_f_phase", "_step")
 
     def __init__(self, render_mode=None, **config):
         self.config = cfgmod.make(**config)
         self._cfg = self.config.to_array()
         super().__init__(4, render_mode)
-        _Kernels.load(self._cfg)
         self._st = new_state(1)  # one record for the env's whole life: reset rewrites it in place
-        self._f_actor = self._st["actor"]  # field views, read by the hooks that sync everything
-        self._f_phase = self._st["phase"]
         self._ep = None
         self._bazi_result = None  # (not _result: the adapter keeps its own _result, the last one it synced)
         self._neworder = np.zeros((4, 13), np.int8)
-        # The mask handed out for the current state, and the one before it: the next step writes its
-        # mask into the one before when nobody but this env references it any more (see _mask_out).
+        # the actor's legal mask, rewritten in place by every step (the adapter hands out copies)
         self._next_mask = np.zeros(NUM_ACTIONS, np.int8)
-        self._mask_before = np.zeros(NUM_ACTIONS, np.int8)
         self._zero_rewards = _NO_REWARDS
         self._rewards_now = self._zero_rewards
+        self._bind()
+
+    def _bind(self):
+        _Kernels.load(self._cfg)
+        self._f_actor = self._st["actor"]  # field views, read by the hooks that sync everything
+        self._f_phase = self._st["phase"]
         # the step kernel's compiled entry point at the env's argument types (fixed: see KernelEntry)
         self._step = _AEC_STEP.at(self._st, self._cfg, 0, self._neworder, self._next_mask)
 
@@ -213,22 +213,13 @@ class raw_env(aec.CardGameEnv):
         self._bazi_result = None
         self._refresh()
 
-    def _new_mask(self, mask):
-        """mask (from _mask_out) now holds the current state's mask."""
-        self._mask_before = self._next_mask
-        self._next_mask = mask
-
     def _refresh(self):
-        mask = self._mask_out()
-        _Kernels.mask_one(self._st, 0, self._cfg, mask)
-        self._new_mask(mask)
+        _Kernels.mask_one(self._st, 0, self._cfg, self._next_mask)
         self._rewards_now = self._zero_rewards
 
     def _timeout_card(self, card):
         """A card event of CP-12.2 (K.timeout_card_one) with the bookkeeping of a step."""
-        mask = self._mask_out()
-        code = _Kernels.timeout_card_one(self._st, 0, self._cfg, card, mask)
-        self._new_mask(mask)
+        code = _Kernels.timeout_card_one(self._st, 0, self._cfg, card, self._next_mask)
         if code & 7:  # actor + 1: a seat still acts
             self._rewards_now = self._zero_rewards
         else:
@@ -248,14 +239,12 @@ class raw_env(aec.CardGameEnv):
         self._rewards_now = rewards
 
     def _game_step(self, action):
-        if action == 59:
+        if action == 59:  # the adapter checked the mask: change cards is legal, so it may draw
             st = self._st
             self._neworder = self._ep.change_cards_order(st["order"][0], int(st["actor"][0]), int(st["dealer"][0]))
-        mask = self._mask_out()
-        moved = self._step(self._st, self._cfg, action, self._neworder, mask)
+        moved = self._step(self._st, self._cfg, action, self._neworder, self._next_mask)
         if moved == -2:  # never from the adapter, which checks the mask first
             raise ValueError(f"illegal action {action} ({_action_name(action)!r})")
-        self._new_mask(mask)
         if moved == -1:
             self._finished()
         else:
@@ -267,17 +256,13 @@ class raw_env(aec.CardGameEnv):
         quiet step, PHASE_STEP - next actor when only the phase changed, -1 when the bazi was decided
         (the adapter then syncs the result, rewards and ends from the hooks)."""
         if action == 59:  # change cards (CP-3.6): draws the new deal order first; rare, the plain way
-            if not self._next_mask[59]:
+            if not self._next_mask[59]:  # (the env's own mask: a refused 59 draws nothing)
                 return -2
             self._game_step(59)
             return -1
-        # _mask_out, inline (this runs once per step)
-        mask = self._mask_before if _refcount(self._mask_before) == _FREE else np.empty(NUM_ACTIONS, np.int8)
-        moved = self._step(self._st, self._cfg, action, self._neworder, mask)
+        moved = self._step(self._st, self._cfg, action, self._neworder, self._next_mask)
         if moved == -2:
             return -2
-        self._mask_before = self._next_mask  # (_new_mask, inline)
-        self._next_mask = mask
         if moved == -1:
             self._finished()
         # (_rewards_now: a quiet step follows a step that paid nobody -- else the adapter takes the

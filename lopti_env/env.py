@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import numbers
-import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
@@ -10,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from cardzoo import nprandom
-from cardzoo.aec import MASK_FREE_REFS, CardGameEnv, KernelEntry, wrap
+from cardzoo.aec import CardGameEnv, KernelEntry, wrap
 from cardzoo.batch import BatchGameBase
 from cardzoo.cards import RANKS, card_text, parse_cards, rank_index, seed_generators
 from lopti_env import kernels as K
@@ -507,8 +506,6 @@ def _kernel_source_stamp() -> int:
 
 aec_step = _make_aec_step(_kernel_source_stamp())
 _aec_step = KernelEntry(aec_step)
-_refcount = sys.getrefcount
-_FREE = MASK_FREE_REFS  # _refcount(self._mask_before) when nothing but that attribute references it
 _observe_one = KernelEntry(observe_one)
 
 
@@ -520,6 +517,9 @@ class raw_env(_Game, CardGameEnv):
     # Finite, so RL libraries accept the space: the largest entries are throw counts (<= the
     # rps_max_throws / bracket_max_throws domain, 1e6) and rounds/scores (<= session_rounds, 1e4).
     observation_bounds = (-1e6, 1e6)
+    reset_options = ("deal", "state")
+    _derived = ("_decks", "_coins", "_f_actor", "_f_phase", "_f_rewards", "_f_rounds", "_mask_i8",
+                "_blank_u8", "_scratch_u8", "_st_u8", "_step")
 
     def __init__(self, render_mode: str | None = None, **config):
         cfg = make_lopti_config(config)
@@ -529,30 +529,30 @@ class raw_env(_Game, CardGameEnv):
         # aec_step's two buffers; _decks and _coins are views of the second, rewritten by reset
         self._words = np.concatenate([[len(self.cfg), len(self.carry)], self.cfg, self.carry.ravel()]).astype(np.int32)
         self._cards = np.zeros(52 * self.R + self.n_coins, np.int8)
-        self._decks = self._cards[:52 * self.R].reshape(1, self.R, 52)
-        self._coins = self._cards[52 * self.R:].reshape(1, self.n_coins)
         self._aux = None
         self._seed = None
         self._round_winners = []
-        self._f_actor = self._st["actor"]
-        self._f_phase = self._st["phase"]
-        self._f_mask = self._st["mask"]
-        self._f_rewards = self._st["rewards"]
-        self._f_rounds = self._st["rounds_done"]
-        self._mask_i8 = self._st["mask"][0].view(np.int8)
-        # The mask handed out for the current state, and the one before it: the next step writes its
-        # mask into the one before when nobody but this env references it any more (see _mask_out).
+        # the actor's legal mask, rewritten in place by every step (the adapter hands out copies)
         self._mask_now = np.zeros(NUM_ACTIONS, np.int8)
-        self._mask_before = np.zeros(NUM_ACTIONS, np.int8)
         self._c_actor = -1
         self._c_phase = K.DONE
         self._c_quiet = K.DONE  # phase | rounds_done << 4: a step that keeps it is quiet (_game_quick_step)
         self._paid_now = False
         self._no_rewards = _NoRewards((0.0,) * cfg.num_players)
+        self._scratch = new_state(1)
+        self._bind()
+
+    def _bind(self):
+        self._decks = self._cards[:52 * self.R].reshape(1, self.R, 52)
+        self._coins = self._cards[52 * self.R:].reshape(1, self.n_coins)
+        self._f_actor = self._st["actor"]
+        self._f_phase = self._st["phase"]
+        self._f_rewards = self._st["rewards"]
+        self._f_rounds = self._st["rounds_done"]
+        self._mask_i8 = self._st["mask"][0].view(np.int8)
         # A fresh episode is built in _scratch from _blank, then moved into _st, all as byte copies:
         # copying a record array of this packed dtype goes field by field (~100x slower than memcpy).
         self._blank_u8 = new_state(1).view(np.uint8)
-        self._scratch = new_state(1)
         self._scratch_u8 = self._scratch.view(np.uint8)
         self._st_u8 = self._st.view(np.uint8)
         # the step kernel's compiled entry point at the env's argument types (fixed: see KernelEntry)
@@ -560,20 +560,18 @@ class raw_env(_Game, CardGameEnv):
 
     # ---- reset ---------------------------------------------------------------------------------
     def reset(self, seed=None, options=None):
-        self._seed = seed
+        seed_before, self._seed = self._seed, seed
         aux_saved = None if self._aux is None else self._aux.bit_generator.state
         try:
             super().reset(seed=seed, options=options)
-        except Exception:
+        except Exception:  # a failed reset changes nothing (9.6)
+            self._seed = seed_before
             if self._aux is not None and aux_saved is not None:
                 self._aux.bit_generator.state = aux_saved
             raise
 
     def _game_reset(self, rng, options):
-        options = options or {}
-        unknown = set(options) - {"deal", "state"}
-        if unknown:
-            raise ValueError(f"reset: unknown options key(s) {sorted(unknown)}; known: 'deal', 'state'")
+        options = options or {}  # (an unknown key never gets here: the adapter warns and drops it, 9.6)
         if "deal" in options and "state" in options:
             raise ValueError("reset: options holds at most one of 'deal' and 'state'")
         n = self.config.num_players
@@ -616,25 +614,19 @@ class raw_env(_Game, CardGameEnv):
         self._c_phase = int(self._f_phase[0])
         self._c_quiet = self._c_phase | int(self._f_rounds[0]) << 4
         self._paid_now = False
-        self._mask_before = self._mask_now
-        self._mask_now = self._mask_i8.copy()
+        self._mask_now[:] = self._mask_i8
 
     # ---- hooks ---------------------------------------------------------------------------------
     def _game_step(self, action):
-        out = self._mask_out()
-        packed = self._step(self._st, self._words, self._cards, action, out)
-        if packed >= 0:
-            self._mask_before = self._mask_now
-            self._mask_now = out
+        packed = self._step(self._st, self._words, self._cards, action, self._mask_now)
+        if packed < 0:  # never from the adapter, which checks the mask first
+            raise ValueError(f"illegal action {action} ({action_name(action)!r})")
         self._absorb(packed)
 
     def _game_quick_step(self, action):
-        out = self._mask_before if _refcount(self._mask_before) == _FREE else np.empty(NUM_ACTIONS, np.int8)
-        packed = self._step(self._st, self._words, self._cards, action, out)
-        if packed < 0:  # the mask does not allow it: nothing changed
+        packed = self._step(self._st, self._words, self._cards, action, self._mask_now)
+        if packed < 0:  # the state's mask does not allow it: nothing changed
             return -2
-        self._mask_before = self._mask_now  # (_mask_out, inline: this runs once per step)
-        self._mask_now = out
         # Same phase and no round ended: the phase name and the result (None outside "done") are
         # unchanged and nobody was paid (section 5 pays at round ends only) -- a quiet step. (_paid_now
         # is left as it is: only _sync reads it, after a step that went through _absorb.)

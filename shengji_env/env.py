@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import copy
 import numbers
-import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
@@ -11,7 +10,6 @@ import numpy as np
 from numba import njit
 
 from cardzoo import aec, nprandom
-from cardzoo.aec import MASK_FREE_REFS
 from cardzoo.batch import BatchGameBase
 from cardzoo.cards import RANKS, SUITS, card_index, card_text, rank_index
 
@@ -111,9 +109,7 @@ class _Setup:
         options = {} if options is None else options
         if not isinstance(options, dict):
             raise ValueError(f"options must be a dict or None, not {type(options).__name__}")
-        unknown = sorted(set(options) - set(RESET_KEYS))
-        if unknown:
-            raise ValueError(f"unknown reset option(s) {', '.join(map(repr, unknown))}; known: {', '.join(RESET_KEYS)}")
+        # (an unknown key never gets here from reset: the AEC adapter warns and drops it, 9.6)
         D = cfg.decks
         self.deal = None if options.get("deal") is None else parse_deal(options["deal"], D, "deal")
         redeals = options.get("redeals")
@@ -406,35 +402,35 @@ class raw_env(aec.CardGameEnv):
     num_actions = NUM_ACTIONS
     observation_size = OBS_SIZE
     observation_bounds = (-1000.0, 1000.0)
+    reset_options = RESET_KEYS
+    _derived = ("_blank", "_blank_u8", "_env_step", "_sync_info")
 
     def __init__(self, render_mode: str | None = None, **config):
         self.config = cfgmod.make(**config)
         self._cfg = self.config.to_array()
         self._st = make_state(1)
-        # make_state(1) as bytes: each reset starts from a byte copy of it (a fresh array: earlier
-        # states stay as they were), which costs a fraction of make_state's field writes
-        self._blank = make_state(1)
-        self._blank_u8 = self._blank.view(np.uint8)
         self._result_cache = None
         self._obs_mask = np.zeros(NUM_ACTIONS, np.uint8)
         self._info = np.zeros(8, np.int64)
         self._info[0] = -1
         self._info[1] = K.OVER
         self._rew = np.zeros(4, np.float32)
+        # the actor's legal mask, rewritten in place by every step (the adapter hands out copies)
         self._cur_mask = np.zeros(NUM_ACTIONS, np.int8)
-        # the mask handed out before _cur_mask: the next step writes its mask into it when nobody but
-        # this env references it any more (see _mask_out)
-        self._mask_before = np.zeros(NUM_ACTIONS, np.int8)
         super().__init__(4, render_mode=render_mode)
+        self._bind()
+
+    def _bind(self):
+        # make_state(1) as bytes: each reset starts from a byte copy of it (a fresh array: earlier
+        # states stay as they were), which costs a fraction of make_state's field writes
+        self._blank = make_state(1)
+        self._blank_u8 = self._blank.view(np.uint8)
         # the kernels' compiled entry points at the env's argument types (fixed: see KernelEntry)
         self._env_step = _ENV_STEP.at(self._st, 0, self._cfg, 0, self._cur_mask, self._info, self._rew)
         self._sync_info = _SYNC_INFO.at(self._st, 0, self._cfg, self._cur_mask, self._info, self._rew)
 
     def _refresh(self):
-        mask = self._mask_out()
-        self._sync_info(self._st, 0, self._cfg, mask, self._info, self._rew)
-        self._mask_before = self._cur_mask
-        self._cur_mask = mask
+        self._sync_info(self._st, 0, self._cfg, self._cur_mask, self._info, self._rew)
 
     # ---- hooks ----
     def _game_reset(self, rng, options):
@@ -453,10 +449,7 @@ class raw_env(aec.CardGameEnv):
             self._refresh()
 
     def _game_step(self, action):
-        mask = self._mask_out()                    # never an array infos of earlier steps handed out
-        self._env_step(self._st, 0, self._cfg, action, mask, self._info, self._rew)
-        self._mask_before = self._cur_mask
-        self._cur_mask = mask
+        self._env_step(self._st, 0, self._cfg, action, self._cur_mask, self._info, self._rew)
         if self._info[1] == K.NEED_DEAL:
             self._deal_next()
 
@@ -472,13 +465,9 @@ class raw_env(aec.CardGameEnv):
         the step of _game_step, returning the next actor when the step was quiet (same phase, same
         result, nobody paid, a seat still to act), PHASE_STEP - next actor when it was quiet but for
         the phase, or -1 to have the adapter resync everything (env_step tells which)."""
-        if not self._cur_mask[action]:
+        if not self._cur_mask[action]:  # the env's own mask (users get copies)
             return -2
-        # _mask_out, inline (this runs once per step)
-        mask = self._mask_before if _refcount(self._mask_before) == _FREE else np.empty(NUM_ACTIONS, np.int8)
-        moved = self._env_step(self._st, 0, self._cfg, action, mask, self._info, self._rew)
-        self._mask_before = self._cur_mask
-        self._cur_mask = mask
+        moved = self._env_step(self._st, 0, self._cfg, action, self._cur_mask, self._info, self._rew)
         if moved == -1 and self._info[1] == K.NEED_DEAL:  # never quiet
             self._deal_next()
         return moved
@@ -541,8 +530,6 @@ class raw_env(aec.CardGameEnv):
 
 
 _ENV_STEP = aec.KernelEntry(K.env_step)
-_refcount = sys.getrefcount
-_FREE = MASK_FREE_REFS  # _refcount(self._mask_before) when nothing but that attribute references it
 _SYNC_INFO = aec.KernelEntry(K.sync_info)
 
 

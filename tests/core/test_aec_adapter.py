@@ -1,7 +1,9 @@
 """The shared AEC adapter on a tiny two-seat game, so adapter bugs show up apart from any game's."""
+import warnings
+
 import numpy as np
 import pytest
-from cardzoo.testing import api_test, seed_test
+from pettingzoo.test import api_test, seed_test
 
 from cardzoo.aec import CardGameEnv, wrap
 
@@ -12,6 +14,7 @@ class Nim(CardGameEnv):
     metadata = {"name": "toy_nim_v0", "render_modes": ["ansi"], "is_parallelizable": False}
     num_actions = 2
     observation_size = 3
+    reset_options = ("pile",)
 
     def __init__(self, render_mode=None):
         super().__init__(2, render_mode)
@@ -19,9 +22,6 @@ class Nim(CardGameEnv):
     def _game_reset(self, rng, options):
         pile = None
         if options:
-            unknown = set(options) - {"pile"}
-            if unknown:
-                raise ValueError(f"unknown reset option(s) {sorted(unknown)}")
             pile = options["pile"]
             if not isinstance(pile, int) or pile < 1:
                 raise ValueError(f"pile must be an int >= 1, got {pile!r}")
@@ -101,8 +101,8 @@ def test_failed_reset_keeps_the_generator_and_state():
     a, b = Nim(), Nim()
     a.reset(seed=3)
     b.reset(seed=3)
-    with pytest.raises(ValueError, match="unknown reset option"):
-        a.reset(options={"bogus": 1})
+    with pytest.raises(ValueError, match="pile must be"):
+        a.reset(options={"pile": 0})
     assert a.pile == b.pile
     a.reset()
     b.reset()
@@ -121,10 +121,23 @@ def test_masks_mirror_observe_and_only_the_actor_has_one():
         env.observe("player_9")
 
 
-def test_api_test_probe_is_the_only_unknown_option_tolerated():
-    env = Nim()
-    with pytest.raises(ValueError):
+def test_unknown_reset_options_warn_and_are_ignored():
+    """Spec 9.6 of every game: an unknown top-level key warns, naming it and the known keys, and is
+    dropped before the game sees the options; the known keys still reach it."""
+    env, twin = Nim(), Nim()
+    with pytest.warns(UserWarning, match=r"unknown options key\(s\) 'options' ignored; known keys: 'pile'"):
         env.reset(seed=0, options={"options": 1})
+    twin.reset(seed=0)
+    assert env.pile == twin.pile
+    with pytest.warns(UserWarning, match="'bogus'"):
+        env.reset(seed=0, options={"bogus": 1, "pile": 3})
+    assert env.pile == 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env.reset(options={"pile": 4})
+    with pytest.raises(ValueError), pytest.warns(UserWarning):
+        env.reset(options={"bogus": 1, "pile": -1})
+    assert env.pile == 4
 
 
 def _eq(a, b):

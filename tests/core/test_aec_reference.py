@@ -119,8 +119,7 @@ def play_against_reference(make_env, make_ref, games: int, seed: int, observe_ev
         ref.reset(seed=s)
         _compare(env, ref, True, f"game {game} seed {s} after reset")
         # Some of the masks the actor was handed, with their bytes then: later steps must not change
-        # them. Only some: an env may reuse a mask array nobody else references (LOPTI and Sheng Ji
-        # do), so keeping every one would keep that path from running here.
+        # them (the adapter hands out copies of the game's own mask, which every step rewrites).
         kept = []
         while env.agents:
             agent = env.agent_selection
@@ -203,12 +202,15 @@ def test_env_matches_from_scratch_reference_long(name, factory, _, games):
 
 
 def test_kept_mask_check_can_fail():
-    """A mask array the env writes over in place on a later step (what reusing one buffer would do) is caught."""
+    """A mask array the env writes over in place on a later step (what handing out its own buffer would do) is caught."""
     import lopti_env
 
     class Reused(lopti_env.raw_env):
-        def _game_mask(self):
-            return self._mask_i8  # the state's own mask: every step rewrites it
+        def _game_quick_step(self, action):
+            handed = self.infos[self.agent_selection]["action_mask"]
+            moved = super()._game_quick_step(action)
+            handed[:] = self._mask_now  # the new mask written over the one handed out
+            return moved
 
     from cardzoo.aec import wrap
     with pytest.raises(AssertionError, match="changed"):

@@ -1,32 +1,11 @@
-"""PettingZoo API conformance of lopti_env (spec section 9.1; ARCHITECTURE conventions)."""
+"""PettingZoo API conformance of lopti_env (spec section 9.1; ARCHITECTURE conventions). PettingZoo's own
+api_test / seed_test on every N and session episodes: tests/core/test_pettingzoo_stock.py."""
 from __future__ import annotations
-
-import functools
 
 import numpy as np
 import pytest
-from cardzoo.testing import api_test, seed_test
 
 import lopti_env
-
-
-@pytest.mark.parametrize("session", [False, True])
-@pytest.mark.parametrize("n", [2, 3, 4, 5])
-def test_lopti_api_test(n, session):
-    config = {"num_players": n, "session": session}
-    if session:
-        config.update(session_rounds=2, max_moves=200, rps_max_throws=40)
-    api_test(lopti_env.env(**config), num_cycles=300)
-
-
-@pytest.mark.parametrize("n", [2, 5])
-def test_lopti_seed_test(n):
-    seed_test(functools.partial(lopti_env.env, num_players=n), num_cycles=300)
-
-
-def test_lopti_seed_test_session():
-    seed_test(functools.partial(lopti_env.env, num_players=4, session=True, session_rounds=2, max_moves=150),
-              num_cycles=300)
 
 
 def test_lopti_spaces_and_names():

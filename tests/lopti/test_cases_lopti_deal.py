@@ -97,8 +97,9 @@ def test_lopti_case_8_1():
         with pytest.raises(ValueError):
             env.reset(seed=0, options={"deal": bad})
         assert snapshot(env) == before
-    with pytest.raises(ValueError):  # an unknown options key
-        env.reset(seed=0, options={"deal": {"deck": list(range(52))}, "deals_x": 1})
+    # §9.6: an unknown options key warns and is ignored; a known one with a bad value still raises
+    with pytest.raises(ValueError, match="at most one of 'deal' and 'state'"), pytest.warns(UserWarning, match="'deals_x'"):
+        env.reset(seed=0, options={"deal": {"deck": list(range(52))}, "state": {}, "deals_x": 1})
     assert snapshot(env) == before
 
 

@@ -52,7 +52,7 @@ def test_lopti_reset_errors_leave_env_unchanged():
     before = u.public_state()
     deck = list(range(52))
     for opts in ({"deal": {"deck": deck[:51]}}, {"deal": {"deck": deck[:51] + [0]}}, {"deal": {"deck": deck + ["XX"]}},
-                 {"deal": {"deck": deck}, "state": {}}, {"deals": 1}, {"deal": {"seats": [], "draw": []}},
+                 {"deal": {"deck": deck}, "state": {}}, {"deals": 1, "deal": "x"}, {"deal": {"seats": [], "draw": []}},
                  {"state": {"seats": [{"hand": "AS"}, {"hand": "AS"}]}},
                  {"state": {"seats": [{"hand": "AS"}, {"hand": ""}]}},
                  {"state": {"seats": [{"hand": "AS"}, {"hand": "KS"}], "pile": [[0, "9C 9D"], [1, "9H 9S"]]}},

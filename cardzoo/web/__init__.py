@@ -1,0 +1,1 @@
+"""The web table: `cardzoo serve` (needs the web extra: starlette, uvicorn)."""

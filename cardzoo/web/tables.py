@@ -1,0 +1,186 @@
+"""The games the web table holds: one human seat against agents, recorded as it is played, kept in
+memory with a cap and an idle expiry. No web code here: the server turns these into HTTP."""
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+
+from cardzoo import records
+from cardzoo.registry import list_games, make
+from cardzoo.web.views import hand_view, legal_names, table_view
+
+MAX_BOT_STEPS = 20000  # a game's every decision fits easily (a LOPTI round stops at max_moves)
+
+
+class RequestError(ValueError):
+    """A request the table refuses; `status` is the HTTP status it maps to."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+def _opponent_specs(opponents, seat: int, n: int) -> list[str | None]:
+    """Per seat: an agent spec, None for the human. `opponents` is one spec for every other seat or
+    a list of specs for the other seats in ascending order."""
+    if isinstance(opponents, str):
+        specs = [opponents] * (n - 1)
+    elif isinstance(opponents, list) and all(isinstance(o, str) for o in opponents):
+        specs = list(opponents)
+    else:
+        raise RequestError("'opponents' must be an agent spec or a list of them (one per other seat)")
+    if len(specs) != n - 1:
+        raise RequestError(f"'opponents' lists {len(specs)} agents, the game has {n - 1} other seats")
+    specs.insert(seat, None)
+    return specs
+
+
+class Table:
+    """One game: `seat` is the human's, every other seat an agent; bots move until the human is to
+    act. `moves` and `frames` hold what happened since the human's previous action."""
+
+    def __init__(self, game: str, config: dict | None = None, seat: int = 0, opponents="heuristic",
+                 seed: int | None = None):
+        from agents import make_agent
+
+        if game not in list_games():
+            raise RequestError(f"unknown game {game!r}; games: {', '.join(list_games())}")
+        if not isinstance(config, dict):
+            raise RequestError("'config' must be an object of game options")
+        try:
+            env = make(game, render_mode="ansi", **config)
+        except (ValueError, TypeError) as e:
+            raise RequestError(f"config: {e}") from None
+        raw = env.unwrapped
+        n = raw.num_players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise RequestError(f"'seat' must be an int in 0..{n - 1}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            raise RequestError("'seed' must be an int >= 0")
+        specs = _opponent_specs(opponents, seat, n)
+        self.seed = records.new_seed() if seed is None else seed
+        self.agents = []
+        for s, spec in enumerate(specs):
+            try:
+                self.agents.append(None if spec is None else
+                                   make_agent(spec, game, seed=self.seed + s, env_config=config))
+            except Exception as e:  # a spec from the request: any failure (bad option, unreadable checkpoint) is its own
+                raise RequestError(f"opponent {spec!r}: {e}") from None
+        self.id = secrets.token_hex(8)
+        self.game, self.config, self.seat = game, dict(config), seat
+        self.players = ["human" if spec is None else spec for spec in specs]
+        self.env = records.Recorder(env, players=self.players)
+        self.env.reset(seed=self.seed)
+        self.raw = raw
+        self.lock = threading.Lock()
+        self.touched = time.monotonic()
+        self.moves: list[dict] = []
+        self.frames: list[dict] = []
+        self._bots()
+
+    # ---- playing -------------------------------------------------------------------------------
+    def _actor(self) -> int | None:
+        raw = self.raw
+        if not raw.agents or self.env.over:
+            return None
+        return raw.seat_of(raw.agent_selection)
+
+    def _log(self, seat: int, action: str) -> None:
+        self.moves.append({"seat": seat, "action": action})
+        frame = table_view(self.game, self.raw, {self.seat})
+        frame["move"] = self.moves[-1]
+        self.frames.append(frame)
+
+    def _bots(self) -> None:
+        """Agents act until the human's turn or the end."""
+        for _ in range(MAX_BOT_STEPS):
+            seat = self._actor()
+            if seat is None or seat == self.seat:
+                return
+            ag = self.agents[seat]
+            obs = self.raw.observe(self.raw.agent_selection)
+            if ag.needs_env:
+                ag.observe_env(self.raw, seat)
+            a = int(ag.act(obs["observation"], obs["action_mask"]))
+            self.env.step(a)
+            self._log(seat, self.raw.action_name(a))
+        raise RuntimeError(f"the agents made {MAX_BOT_STEPS} decisions without the game reaching the human")
+
+    def act(self, action) -> None:
+        if not isinstance(action, str):
+            raise RequestError("'action' must be an action name (a string, as in 'legal')")
+        seat = self._actor()
+        if seat is None:
+            raise RequestError("the game is over", 409)
+        if seat != self.seat:
+            raise RequestError(f"it is player_{seat}'s turn, not yours", 409)
+        legal = legal_names(self.raw)
+        if action not in legal:
+            raise RequestError(f"{action!r} is not legal now; legal: {', '.join(legal)}")
+        self.moves, self.frames = [], []
+        self.env.step(self.raw.action_from_name(action))
+        self._log(seat, action)
+        self._bots()
+
+    # ---- the state the API returns -------------------------------------------------------------
+    def state(self) -> dict:
+        actor = self._actor()
+        mine = actor == self.seat
+        legal = legal_names(self.raw) if mine else []
+        hand, buttons = hand_view(self.game, self.raw, self.seat, legal)
+        rec = self.env.record()
+        view = table_view(self.game, self.raw, "all" if rec["over"] else {self.seat})
+        return {"id": self.id, "game": self.game, "config": self.config, "seat": self.seat,
+                "players": self.players, "to_act": actor, "your_turn": mine, "legal": legal,
+                "phase": view["phase"], "over": rec["over"], "result": rec["result"], "rewards": rec["rewards"],
+                "hand": hand, "buttons": buttons, "view": view, "moves": self.moves, "frames": self.frames,
+                "record": rec}
+
+
+class TableStore:
+    """Tables by id, at most `cap`, each dropped after `ttl` seconds without a request."""
+
+    def __init__(self, cap: int = 64, ttl: float = 3600.0):
+        self.cap, self.ttl = cap, ttl
+        self.tables: OrderedDict[str, Table] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def _expire(self) -> None:
+        now = time.monotonic()
+        for key in [k for k, t in self.tables.items() if now - t.touched > self.ttl]:
+            del self.tables[key]
+
+    def add(self, table: Table) -> None:
+        with self.lock:
+            self._expire()
+            if len(self.tables) >= self.cap:
+                raise RequestError(f"the server holds {self.cap} games already; try again later", 503)
+            self.tables[table.id] = table
+
+    def get(self, table_id: str) -> Table:
+        with self.lock:
+            self._expire()
+            table = self.tables.get(table_id)
+            if table is None:
+                raise RequestError(f"no game {table_id!r} (finished games expire after {self.ttl:g} s)", 404)
+            table.touched = time.monotonic()
+            return table
+
+
+def replay_frames(record: dict) -> dict:
+    """Every position of a record, for the replay view: the start and the table after each step, all
+    hands face up. RecordError names the first step the env refuses."""
+    frames = []
+    game = record.get("game") if isinstance(record, dict) else None
+
+    def on_step(i, st, raw):
+        frame = table_view(game, raw, "all")
+        frame["move"] = {"seat": st["actor"], "action": st.get("action", "timeout")}
+        frames.append(frame)
+
+    raw = records.start(record)
+    frames.append(dict(table_view(game, raw, "all"), move=None))
+    rec = records.replay(record, on_step=on_step)
+    return {"game": game, "players": record.get("players"), "frames": frames, "record": rec.record()}

@@ -1,0 +1,185 @@
+"""What the web page draws, per game, from the env's public surface only (public_state, hand,
+observe, infos): a table view (seats, the cards on the table, the last trick, labelled facts) and, for
+the seat the page plays, its hand with the action each card triggers.
+
+A view is plain JSON: {"phase", "actor", "seats": [{"seat", "count", "cards", "up", "down", "tags"}],
+"table": [[seat, [cards]]], "last": {"title", "plays": [[seat, [cards]]]} or None, "facts": [[label,
+value]]}. `cards` is the seat's hand as card texts when the viewer may see it, else None.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardzoo.cards import RANKS, SUITS, card_index
+ALTERNATE = {"S": 0, "H": 1, "C": 2, "D": 3}  # a hand's suits in alternating colours
+
+
+def _by_suit(card: str) -> tuple:
+    return (ALTERNATE[card[1]], RANKS.index(card[0])) if card not in ("LJ", "BJ") else (4, card == "BJ")
+
+
+def _cards(group) -> list[str]:
+    """Card texts from a list or a space-separated card group."""
+    if group is None:
+        return []
+    return list(group) if isinstance(group, list) else group.split()
+
+
+def _team(pair) -> str:
+    return f"{pair[0]} : {pair[1]}"
+
+
+# ---- Court Piece (courtpiece.md 9.3) ------------------------------------------------------------
+def _courtpiece(raw, ps: dict) -> dict:
+    seats = []
+    for s in range(4):
+        tags = []
+        if s == ps["dealer"]:
+            tags.append("dealer")
+        if ps["caller"] == s:
+            tags.append("caller")
+        if ps["hidden_owner"] == s:
+            tags.append("face-down card")
+        seats.append({"seat": s, "count": ps["hand_sizes"][s], "tags": tags,
+                      "down": 1 if ps["hidden_owner"] == s else 0})
+    trump = ps["trump"]
+    facts = [["Variant", ps["variant"].replace("_", " ")],
+             ["Trump", SUITS[trump] if trump is not None else ("face down" if ps["hidden_owner"] is not None
+                                                                else "not yet")],
+             ["Tricks (team 0 : 1)", _team(ps["tricks_won"])], ["Score", _team(ps["score"])]]
+    if ps["turned_card"]:
+        facts.append(["Turned card", ps["turned_card"]])
+    if ps["variant"] == "double_sar":
+        facts += [["Pile", str(len(ps["pile"]))], ["Taken", _team(ps["taken"])]]
+    if ps["variant"] == "mendi_coat":
+        facts.append(["Tens", _team(ps["tens"])])
+    last = None
+    if ps["tricks"]:
+        t = ps["tricks"][-1]
+        last = {"title": f"Trick {len(ps['tricks'])}, won by player_{t['winner']}",
+                "plays": [[s, [c]] for s, c in t["cards"]]}
+    return {"seats": seats, "table": [[s, [c]] for s, c in ps["current_trick"]], "last": last, "facts": facts,
+            "actor": ps["actor"]}
+
+
+def _courtpiece_hand(raw, seat: int, legal: set[str]):
+    return [{"card": c, "action": f"play {c}" if f"play {c}" in legal else None, "selected": False}
+            for c in sorted(raw.hand(seat), key=_by_suit)]
+
+
+# ---- Sheng Ji (shengji.md 9.3) ------------------------------------------------------------------
+def _shengji(raw, ps: dict) -> dict:
+    seats = []
+    for s in range(4):
+        tags = []
+        if ps["banker"] == s:
+            tags.append("banker")
+        if ps["leader"] == s:
+            tags.append("leads")
+        seats.append({"seat": s, "count": ps["hand_sizes"][s], "tags": tags, "down": 0})
+    standing = ps["standing"]
+    facts = [["Trump", ps["trump"] or "not yet"], ["Level", RANKS[ps["hand_level"]]],
+             ["Levels (team 0 : 1)", _team([RANKS[x] for x in ps["levels"]])],
+             ["Points (team 0 : 1)", _team(ps["points"])]]
+    if standing:
+        facts.append(["Declared", f"player_{standing[0]}: {standing[1]} x{standing[2]}"])
+    if ps["kitty"]:
+        facts.append(["Kitty", ps["kitty"]])
+    last = None
+    if ps["tricks"]:
+        t = ps["tricks"][-1]
+        last = {"title": f"Trick {len(ps['tricks'])}, won by player_{t['winner']} ({t['points']} points)",
+                "plays": [[s, _cards(c)] for s, c in t["plays"]]}
+    return {"seats": seats, "table": [[s, _cards(c)] for s, c in ps["trick"]], "last": last, "facts": facts,
+            "actor": ps["current_player"]}
+
+
+def _shengji_hand(raw, seat: int, legal: set[str]):
+    """Every copy of every card; the copies being composed (the observation's selection, 4) come
+    first and are marked selected, the others trigger "card <c>" while it is legal."""
+    selection = raw.observe(raw.possible_agents[seat])["observation"][54:108]
+    ps = raw.public_state()
+    trump, level = ps["trump"], RANKS[ps["hand_level"]]
+
+    def order(c: str) -> tuple:
+        """Plain suits first, then the trumps (SJ-3): trump suit, level cards, trump-suit level cards, jokers."""
+        if c in ("LJ", "BJ"):
+            return (1, 5 + (c == "BJ"), 0)
+        if c[0] == level:
+            return (1, 4 if c[1] == trump else 3, ALTERNATE[c[1]])
+        return (1, 2, RANKS.index(c[0])) if c[1] == trump else (0, ALTERNATE[c[1]], RANKS.index(c[0]))
+
+    out = []
+    held = _cards(raw.hand(seat))
+    for c in sorted(set(held), key=order):
+        n = held.count(c)
+        k = int(selection[card_index(c, jokers=True)])
+        action = f"card {c}" if f"card {c}" in legal else None
+        out += [{"card": c, "action": None, "selected": True}] * k
+        out += [{"card": c, "action": action, "selected": False}] * (n - k)
+    return out
+
+
+# ---- LOPTI (lopti.md 9.4) -----------------------------------------------------------------------
+def _lopti(raw, ps: dict) -> dict:
+    seats = []
+    for s, st in enumerate(ps["seats"]):
+        tags = []
+        if s == ps["dealer"]:
+            tags.append("dealer")
+        if st["place"] is not None:
+            tags.append(f"place {st['place'] + 1}")
+        seats.append({"seat": s, "count": st["hand_size"], "tags": tags, "down": sum(st["down"]),
+                      "up": [c for c in st["up"] if c]})
+    top = ps["top"]
+    facts = [["Round", f"{ps['round'] + 1} of {ps['num_rounds']}"], ["Draw pile", str(ps["draw_size"])],
+             ["Top", f"{top['count']} x {RANKS[top['rank']]}" if top else "empty table"],
+             ["Scores", " : ".join(f"{x:g}" for x in ps["scores"])]]
+    if ps["obligation"]:
+        facts.append(["Obligation", "play or pick up"])
+    last = None
+    if ps["last_clear"]:
+        lc = ps["last_clear"]
+        last = {"title": f"Last clear, by player_{lc['seat']}", "plays": [[lc["seat"], _cards(lc["cards"])]]}
+    return {"seats": seats, "table": [[s, _cards(c)] for s, c in ps["pile"][-6:]], "last": last, "facts": facts,
+            "actor": ps["to_act"], "pile": True}
+
+
+def _lopti_hand(raw, seat: int, legal: set[str]):
+    """A card of rank r plays one card of that rank ("play r") when that is legal; plays of several
+    cards, swaps and the rest are buttons."""
+    return [{"card": c, "action": f"play {c[0]}" if f"play {c[0]}" in legal else None, "selected": False}
+            for c in sorted(_cards(raw.hand(seat)), key=lambda c: (RANKS.index(c[0]), ALTERNATE[c[1]]))]
+
+
+_VIEWS = {"courtpiece": (_courtpiece, _courtpiece_hand), "shengji": (_shengji, _shengji_hand),
+          "lopti": (_lopti, _lopti_hand)}
+
+
+def table_view(game: str, raw, show: set[int] | str = frozenset()) -> dict:
+    """The table as every seat sees it, with the hands of the seats in `show` ("all": every seat)."""
+    ps = raw.public_state()
+    view = _VIEWS[game][0](raw, ps)
+    view["phase"] = ps["phase"]
+    for st in view["seats"]:
+        visible = show == "all" or st["seat"] in show
+        st["cards"] = _cards(raw.hand(st["seat"])) if visible else None
+        st.setdefault("up", [])
+    return view
+
+
+def hand_view(game: str, raw, seat: int, legal: list[str]) -> tuple[list[dict], list[str]]:
+    """(the seat's cards in the order to show them, each with the action a click sends or None; the
+    legal actions no card triggers, as buttons)."""
+    legal_set = set(legal)
+    hand = _VIEWS[game][1](raw, seat, legal_set)
+    on_cards = {h["action"] for h in hand if h["action"]}
+    return hand, [a for a in legal if a not in on_cards]
+
+
+def legal_names(raw) -> list[str]:
+    """The acting seat's legal actions by name ([] once the game is over)."""
+    if not raw.agents:
+        return []
+    mask = raw.infos[raw.agent_selection]["action_mask"]
+    return [raw.action_name(int(a)) for a in np.flatnonzero(mask)]

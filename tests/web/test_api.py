@@ -1,0 +1,214 @@
+"""The web table's JSON API (cardzoo/web/server.py, docs/web.md): the pinned routes and state keys,
+whole games through the API, card-by-card Sheng Ji plays, records and replays, and every bad request
+a 4xx with a JSON error (never a traceback)."""
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx2")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from cardzoo import records  # noqa: E402
+from cardzoo.web.server import create_app  # noqa: E402
+
+PINNED = {"id", "to_act", "legal", "over", "result", "record"}
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(create_app())
+
+
+def new_game(client, **body):
+    r = client.post("/api/games", json={"seat": 0, "opponents": "heuristic", "seed": 3, **body})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def play_out(client, state, choose=lambda s: s["legal"][0], limit=3000):
+    for _ in range(limit):
+        if state["over"]:
+            return state
+        r = client.post(f"/api/games/{state['id']}/actions", json={"action": choose(state)})
+        assert r.status_code == 200, r.text
+        state = r.json()
+    raise AssertionError("the game did not end")
+
+
+def test_the_page_and_its_static_files_are_served(client):
+    page = client.get("/")
+    assert page.status_code == 200 and 'src="/static/app.js"' in page.text
+    for name in ("app.js", "style.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+    meta = client.get("/api/meta").json()
+    assert set(meta["games"]) == {"courtpiece", "lopti", "shengji"}
+    assert "pimc" in meta["games"]["shengji"]["agents"] and "greedy" in meta["games"]["courtpiece"]["agents"]
+
+
+@pytest.mark.parametrize("game, config", [("courtpiece", {"variant": "double_sar"}), ("shengji", {"decks": 1}),
+                                          ("lopti", {"num_players": 3})])
+def test_a_whole_game_through_the_api_and_its_record_replays(client, game, config):
+    state = new_game(client, game=game, config=config)
+    assert PINNED <= set(state)
+    assert state["to_act"] == 0 and state["your_turn"] and state["legal"]
+    # the page's cards and buttons offer exactly the legal actions
+    assert sorted([h["action"] for h in state["hand"] if h["action"]] + state["buttons"]) == sorted(state["legal"])
+    assert state["frames"] == [] or state["frames"][-1]["move"] == state["moves"][-1]
+    assert client.get(f"/api/games/{state['id']}").json() == state
+    end = play_out(client, state)
+    assert end["to_act"] is None and end["legal"] == [] and end["result"] is not None
+    rec = end["record"]
+    assert rec["players"][0] == "human" and rec["over"] and rec["config"] == config
+    assert records.check(rec)["result"] == end["result"]
+    download = client.get(f"/api/games/{state['id']}/record")
+    assert download.headers["content-disposition"].startswith("attachment; filename=")
+    assert json.loads(download.text) == rec
+    rp = client.post("/api/replays", content=download.text).json()
+    assert len(rp["frames"]) == len(rec["steps"]) + 1 and rp["frames"][0]["move"] is None
+    assert [f["move"]["action"] for f in rp["frames"][1:]] == [s["action"] for s in rec["steps"]]
+    assert all(st["cards"] is not None for st in rp["frames"][1]["seats"])     # replays show every hand
+
+
+def test_bots_moves_come_one_frame_each_in_turn(client):
+    state = new_game(client, game="courtpiece", seat=2, seed=8)
+    human = [m for m in state["moves"] if m["seat"] == 2]
+    assert not human and len(state["frames"]) == len(state["moves"]) >= 1
+    seats = [m["seat"] for m in state["moves"]]
+    assert 2 not in seats
+    after = client.post(f"/api/games/{state['id']}/actions", json={"action": state["legal"][0]}).json()
+    assert after["moves"][0] == {"seat": 2, "action": state["legal"][0]}
+    assert all(f["seats"][2]["cards"] is not None and f["seats"][0]["cards"] is None for f in after["frames"])
+
+
+def test_sheng_ji_plays_are_built_card_by_card(client):
+    """shengji.md section 4: a lead is composed one CARD step at a time, then DONE; the page shows the
+    chosen copies as selected and offers "done" as a button."""
+    def lead_pair_first(s):
+        if s["phase"] == "LEAD":
+            return [h["action"] for h in s["hand"] if h["action"]][0]
+        return s["legal"][0]
+
+    state = new_game(client, game="shengji", config={"decks": 1}, seed=1)
+    for _ in range(300):
+        if state["phase"] == "LEAD" and state["your_turn"] and not any(h["selected"] for h in state["hand"]):
+            break
+        state = client.post(f"/api/games/{state['id']}/actions", json={"action": lead_pair_first(state)}).json()
+    else:
+        pytest.fail("the human never led")
+    card = next(h for h in state["hand"] if h["action"])
+    state = client.post(f"/api/games/{state['id']}/actions", json={"action": card["action"]}).json()
+    assert state["phase"] == "LEAD" and state["your_turn"]
+    assert [h["card"] for h in state["hand"] if h["selected"]] == [card["card"]]
+    assert "done" in state["buttons"] and "done" in state["legal"]
+    state = client.post(f"/api/games/{state['id']}/actions", json={"action": "done"}).json()
+    assert state["moves"][0] == {"seat": 0, "action": "done"}
+    assert not any(h["selected"] for h in state["hand"])
+
+
+def test_a_learned_checkpoint_plays_as_an_opponent(client):
+    pytest.importorskip("torch")
+    spec = client.get("/api/meta").json()["games"]["courtpiece"]["learned"]
+    assert spec and spec.startswith("learned:")
+    assert play_out(client, new_game(client, game="courtpiece", opponents=spec))["over"]
+
+
+@pytest.mark.parametrize("method, url, body, status, message", [
+    ("post", "/api/games", {"game": "chess"}, 400, "unknown game 'chess'"),
+    ("post", "/api/games", {"game": "courtpiece", "config": {"variant": "x"}}, 400, "config: option variant"),
+    ("post", "/api/games", {"game": "courtpiece", "config": [1]}, 400, "'config' must be an object"),
+    ("post", "/api/games", {"game": "courtpiece", "seat": 4}, 400, "'seat' must be an int in 0..3"),
+    ("post", "/api/games", {"game": "lopti", "config": {"num_players": 3}, "seat": 3}, 400, "in 0..2"),
+    ("post", "/api/games", {"game": "courtpiece", "opponents": "wizard"}, 400, "opponent 'wizard': unknown agent"),
+    ("post", "/api/games", {"game": "courtpiece", "opponents": ["random"]}, 400, "lists 1 agents, the game has 3"),
+    ("post", "/api/games", {"game": "courtpiece", "opponents": "learned:/nonexistent.pt"}, 400, "opponent"),
+    ("post", "/api/games", {"game": "courtpiece", "seed": -2}, 400, "'seed' must be an int >= 0"),
+    ("post", "/api/games", {"game": "courtpiece", "colour": "red"}, 400, "unknown field(s) 'colour'"),
+    ("post", "/api/games", {}, 400, "missing field(s) 'game'"),
+    ("post", "/api/games", [1, 2], 400, "must be a JSON object"),
+    ("post", "/api/games", "{oops", 400, "not JSON"),
+    ("get", "/api/games/nope", None, 404, "no game 'nope'"),
+    ("post", "/api/games/nope/actions", {"action": "pass"}, 404, "no game 'nope'"),
+    ("get", "/api/nowhere", None, 404, "Not Found"),
+    ("post", "/api/replays", {"format": "cardzoo-record", "version": 7}, 400, "record: 'version' 7"),
+    ("post", "/api/replays", "[]", 400, "record: a record is a JSON object"),
+    ("delete", "/api/games", None, 405, "Method Not Allowed"),
+])
+def test_bad_requests_get_a_4xx_with_a_json_error(client, method, url, body, status, message):
+    kwargs = {} if body is None else ({"content": body} if isinstance(body, str) else {"json": body})
+    r = getattr(client, method)(url, **kwargs) if body is not None else getattr(client, method)(url)
+    assert r.status_code == status, r.text
+    assert message in r.json()["error"] and "Traceback" not in r.text
+
+
+def test_bad_actions_leave_the_game_as_it_was(client):
+    state = new_game(client, game="courtpiece")
+    url = f"/api/games/{state['id']}/actions"
+    for body, status, message in [({"action": "play 1Z"}, 400, "'play 1Z' is not legal now; legal: "),
+                                  ({"action": 52}, 400, "'action' must be an action name"),
+                                  ({"action": "pass", "x": 1}, 400, "unknown field(s) 'x'"),
+                                  ({}, 400, "missing field(s) 'action'")]:
+        r = client.post(url, json=body)
+        assert r.status_code == status and message in r.json()["error"]
+    assert client.get(f"/api/games/{state['id']}").json() == state
+    end = play_out(client, state)
+    r = client.post(url, json={"action": state["legal"][0]})
+    assert r.status_code == 409 and r.json()["error"] == "the game is over"
+    assert client.get(f"/api/games/{state['id']}").json() == end
+
+
+def test_a_wrong_record_is_refused_naming_its_step(client):
+    rec = new_game(client, game="courtpiece")["record"]
+    rec["steps"] = [dict(rec["steps"][0], action="lead reveal")] + rec["steps"][1:] if rec["steps"] else [
+        {"actor": 0, "action": "lead reveal"}]
+    r = client.post("/api/replays", json=rec)
+    assert r.status_code == 400 and r.json()["error"].startswith("record: step 1: 'lead reveal' is not legal")
+
+
+def test_games_are_capped_and_expire():
+    capped = TestClient(create_app(cap=1))
+    first = capped.post("/api/games", json={"game": "courtpiece"})
+    assert first.status_code == 200
+    r = capped.post("/api/games", json={"game": "courtpiece"})
+    assert r.status_code == 503 and "holds 1 games already" in r.json()["error"]
+    expiring = TestClient(create_app(ttl=0))
+    gid = expiring.post("/api/games", json={"game": "courtpiece"}).json()["id"]
+    assert expiring.get(f"/api/games/{gid}").status_code == 404
+    assert expiring.post("/api/games", json={"game": "courtpiece"}).status_code == 200   # room again
+
+
+def test_an_internal_error_is_a_json_500_without_a_traceback(monkeypatch):
+    from cardzoo.web import tables
+
+    app = TestClient(create_app(), raise_server_exceptions=False)
+    monkeypatch.setattr(tables.Table, "state", lambda self: 1 / 0)
+    r = app.post("/api/games", json={"game": "courtpiece"})
+    assert r.status_code == 500 and r.json() == {"error": "internal error (see the server log)"}
+
+
+def test_a_request_body_over_the_limit_is_refused(client):
+    r = client.post("/api/replays", content=b"x" * 2_000_001)
+    assert r.status_code == 413 and "over 2000000 bytes" in r.json()["error"]
+
+
+def test_the_api_over_a_real_socket(live_server):
+    """uvicorn on a loopback port: the same routes over HTTP."""
+    req = urllib.request.Request(f"{live_server}/api/games", data=json.dumps({"game": "courtpiece", "seed": 1}).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    state = json.loads(urllib.request.urlopen(req, timeout=60).read())
+    assert PINNED <= set(state)
+    with pytest.raises(urllib.error.HTTPError) as err:
+        urllib.request.urlopen(f"{live_server}/api/games/none", timeout=10)
+    assert err.value.code == 404 and json.loads(err.value.read())["error"].startswith("no game")
+
+
+def test_serve_binds_loopback_by_default():
+    from cardzoo.cli import build_parser
+
+    args = build_parser().parse_args(["serve"])
+    assert (args.host, args.port) == ("127.0.0.1", 8000)
