@@ -17,8 +17,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import shlex
 import sys
 import time
+from pathlib import Path
 
 from cardzoo.cli import CliParser, nonnegative_int, positive_float, positive_int, run_command
 
@@ -177,22 +179,52 @@ def cmd_train(args) -> int:
              "wall s": round(res["wall_seconds"], 1), "decisions": res["decisions"],
              "decisions/s": round(res["decisions_per_s"], 1),
              "collected/s": round(res["collect_decisions_per_s"], 1), "samples": res["samples"],
+             "learner decisions/s": round(res["samples"] / max(1e-9, res["wall_seconds"]), 1),
              "last loss": last.get("loss", ""), "greedy vs random": evals[-1] if evals else "",
              "greedy vs heuristic": evals_h[-1] if evals_h else "",
              "checkpoint": res["checkpoint"]}]
     print(_table(rows))
+    results = []
     if args.eval_deals:
-        from agents import make_agent
         from agents.arena import duplicate_match
 
-        results = []
         for opp in ("random", "heuristic"):
             a = make_agent(res["checkpoint"], args.game, seed=args.seed)
             b = make_agent(opp, args.game, seed=args.seed + 1)
             results.append(duplicate_match(args.game, a, b, args.eval_deals, cfg, seed=args.seed + 7).row())
         print(_table(results))
-    print(f"log: {res['log']}  curve: {res['curve']}")
+    card = write_model_card(Path(out) / "model_card.md", "cardzoo train " + " ".join(map(shlex.quote, argv_of(args))),
+                            rows[0], res["meta"].get("distilled"), results, res["curve"])
+    print(f"log: {res['log']}  curve: {res['curve']}  model card: {card}")
     return 0
+
+
+def argv_of(args) -> list[str]:
+    """The command line this run was started with (for its model card)."""
+    return list(getattr(args, "argv", None) or sys.argv[2:])
+
+
+def write_model_card(path: Path, command: str, facts: dict, distilled: dict | None, arena: list[dict],
+                     curve: str | None) -> Path:
+    """A markdown model card: how to reproduce the checkpoint, what it cost, how strong it is."""
+    lines = [f"# {facts['game']} checkpoint", "", f"- command: `{command}`",
+             f"- seed: {facts['seed']}; config: {facts['config']}; iterations: {facts['iterations']}",
+             f"- wall time: {facts['wall s']} s; decisions played: {facts['decisions']} "
+             f"({facts['decisions/s']}/s, all seats); learner decisions: {facts['samples']} "
+             f"({facts['learner decisions/s']}/s)"]
+    if distilled:
+        lines.append(f"- distilled from `{distilled['teacher']}`: {distilled['rounds']} rounds of "
+                     f"{distilled['games']} games, {distilled['decisions']} decisions, agreement "
+                     f"{distilled['agreement']} (student's own games by round: {distilled['student_agreement_by_round']}), "
+                     f"{distilled['seconds']} s")
+    if curve:
+        lines.append(f"- training curve: `{Path(curve).name}`")
+    if arena:
+        lines += ["", "| opponent | deals | W-T-L | win rate [95% CI] | score learned − opponent [95% CI] |",
+                  "|---|---|---|---|---|"]
+        lines += [f"| {r['B']} | {r['deals']} | {r['W-T-L']} | {r['win rate A']} | {r['score A-B']} |" for r in arena]
+    path.write_text("\n".join(lines) + "\n")
+    return path
 
 
 def _finite(x: float):

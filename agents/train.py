@@ -579,6 +579,8 @@ def _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, 
     log(f"collection: {collection['backend']}, {collection['workers']} worker(s), shards (start, size) "
         f"{collection['shards']}; seed {cfg.seed}: game b of iteration i dealt from seed*1_000_003 + (i+1)*n_envs + b, "
         f"shard k samples from SeedSequence([seed, i+1, k])")
+    t_start = time.perf_counter()          # the minutes budget covers distillation too
+    deadline = t_start + 60.0 * cfg.minutes
     # observation scale from a first sample: the initial network in every seat
     data, _, _ = collector.collect(_weights(model), None, -1, game_seed(cfg, -1), all_seats=True)
     peak = np.abs(data["obs"]).max(axis=0)
@@ -593,8 +595,6 @@ def _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, 
     meta = {"game": cfg.game, "env_config": cfg.env_config, "obs_size": int(obs_size),
             "num_actions": int(num_actions), "hidden": cfg.hidden, "layers": cfg.layers, "activation": cfg.activation,
             "train_config": asdict(cfg), "collection": collection, "distilled": distilled}
-    t_start = time.perf_counter()
-    deadline = t_start + 60.0 * cfg.minutes
     csv_path = out / "log.csv"
     rows = []
     total_dec = total_samples = total_eps = 0
