@@ -17,7 +17,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from cardzoo.options import check_action
+from cardzoo.options import check_action, check_seed, require_reset
 
 
 class CardGameEnv(AECEnv, metaclass=ABCMeta):
@@ -141,7 +141,12 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         except KeyError:
             raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}") from None
 
+    def _check_reset(self, call: str) -> None:
+        """NotResetError (a ValueError) for `call` before the first successful reset."""
+        require_reset(self._rng is not None, call)
+
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        seed = check_seed(seed)
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"options must be a dict or None, not {type(options).__name__}")
         if seed is not None or self._rng is None:
@@ -277,6 +282,7 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                 self._sync()
                 return
             # -2: illegal; the checks below raise the error
+        self._check_reset("step")
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
             if action is not None:
@@ -292,14 +298,20 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         self._sync()
 
     def observe(self, agent: str) -> dict:
+        self._check_reset("observe")
         seat = self.seat_of(agent)
         mask = self._mask if seat == self._actor else self._zero_mask
         return {"observation": self._game_observation(seat), "action_mask": mask.copy()}
+
+    def last(self, observe: bool = True):
+        self._check_reset("last")
+        return super().last(observe)
 
     def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
+        self._check_reset("render")
         return self._game_render()
 
     def close(self) -> None:
@@ -372,7 +384,25 @@ class _OrderEnforcing(OrderEnforcingWrapper):
             self._has_updated = True
             env.step(action)
         else:
+            require_reset(env is not _NOT_RESET, "step")
             super().step(action)
+
+    # before reset these raise the adapter's NotResetError, as the raw env does
+    def observe(self, agent):
+        require_reset(self._has_reset, "observe")
+        return super().observe(agent)
+
+    def last(self, observe: bool = True):
+        require_reset(self._has_reset, "last")
+        return super().last(observe)
+
+    def render(self):
+        require_reset(self._has_reset, "render")
+        return super().render()
+
+    def agent_iter(self, max_iter: int = 2**63):
+        require_reset(self._has_reset, "agent_iter")
+        return super().agent_iter(max_iter)
 
 
 def wrap(raw: CardGameEnv) -> OrderEnforcingWrapper:

@@ -10,6 +10,7 @@ from numba import njit
 from cardzoo import aec, nprandom
 from cardzoo.batch import BatchGameBase
 from cardzoo.cards import card_text, mask_to_cards
+from cardzoo.options import check_seed
 from courtpiece_env import config as cfgmod
 from courtpiece_env import deals as dealmod
 from courtpiece_env import kernels as K
@@ -312,13 +313,9 @@ class raw_env(aec.CardGameEnv):
         return render_text(self.public_state(), hands)
 
     # ---- public surface (9.1) ------------------------------------------------------------------
-    def _require_reset(self):
-        if self._ep is None:
-            raise ValueError("call reset() first")
-
     def timeout(self) -> None:
         """CP-12.2: the seat to act ran out of time."""
-        self._require_reset()
+        self._check_reset("timeout")
         st = self._st
         r = st[0]
         phase = int(self._f_phase[0])
@@ -350,13 +347,13 @@ class raw_env(aec.CardGameEnv):
         self._sync()
 
     def public_state(self) -> dict:
-        self._require_reset()
+        self._check_reset("public_state")
         return public_state_of(self._st[0], self.config)
 
     def hand(self, seat) -> list[str]:
         if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) or not 0 <= int(seat) <= 3:
             raise ValueError(f"hand(seat): seat must be 0..3, got {seat!r}")
-        self._require_reset()
+        self._check_reset("hand")
         return [card_text(c) for c in mask_to_cards(int(self._st["hands"][0, int(seat)]))]
 
     @staticmethod
@@ -523,8 +520,7 @@ class BatchGame(BatchGameBase):
             return super().reset(seed, deals)
         if deals is not None:
             raise ValueError("give either deals=... or hands=..., not both")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-            raise ValueError(f"seed must be an int or None, got {seed!r}")
+        seed = check_seed(seed)
         orders = np.asarray(hands)
         if orders.ndim == 2:
             orders = np.broadcast_to(orders, (self.n,) + orders.shape)
@@ -550,6 +546,7 @@ class BatchGame(BatchGameBase):
         self._st = st
         self._eps = [ep] * self.n
         self.rewards[:] = 0.0
+        self._is_reset = True
 
     def replay(self, actions) -> None:
         """Apply the same action sequence to every game in one jitted call: actions[0] to every live
@@ -560,8 +557,7 @@ class BatchGame(BatchGameBase):
         acts = np.asarray(actions)
         if acts.ndim != 1 or not (np.issubdtype(acts.dtype, np.integer) or acts.size == 0):
             raise ValueError(f"actions must be a 1-d int sequence, got {acts.dtype} {acts.shape}")
-        if self._eps[0] is None:
-            raise ValueError("call reset() first")
+        self._check_reset("replay")
         work = self._st.copy()
         k, b, why = K.replay_batch(work, self._cfg, np.ascontiguousarray(acts, dtype=np.int64))
         if why:
@@ -609,7 +605,9 @@ class BatchGame(BatchGameBase):
 
     # read-only helpers for tests and tools
     def public_state(self, b: int) -> dict:
+        self._check_reset("public_state")
         return public_state_of(self._st[int(b)], self.config)
 
     def hand(self, b: int, seat: int) -> list[str]:
+        self._check_reset("hand")
         return [card_text(c) for c in mask_to_cards(int(self._st["hands"][int(b), int(seat)]))]
