@@ -376,7 +376,12 @@ class _OrderEnforcing(OrderEnforcingWrapper):
         wrappers = getattr(self.env, "_wrappers", None)  # None: not a CardGameEnv, reads go the slow way
         if wrappers is not None and not any(w is self for w in wrappers):
             wrappers.append(self)
-        super().reset(seed=seed, options=options)
+        was_reset = self._has_reset
+        try:
+            super().reset(seed=seed, options=options)
+        except Exception:
+            self._has_reset = was_reset  # a failed reset leaves the wrapper as it was, so unreset stays unreset
+            raise
 
     def step(self, action) -> None:
         env = self._live

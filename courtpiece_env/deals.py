@@ -36,13 +36,16 @@ def _one_card(value, what):
 
 
 def parse_hands(hands, what="deal"):
-    """Four entries of 13 cards in deal order, all 52 cards once -> int8[4, 13]."""
+    """Four entries of 13 cards in deal order, all 52 cards once -> int8[4, 13]. An entry is card text,
+    or a list or 1-d array of cards; an int array [4, 13] is the four entries at once."""
+    if isinstance(hands, np.ndarray) and hands.ndim == 2:
+        hands = list(hands)
     if not isinstance(hands, (list, tuple)) or len(hands) != 4:
         raise ValueError(f"{what}: 'hands' must be a list of four hands (seats 0..3)")
     out = np.zeros((4, 13), np.int8)
     seen = {}
     for seat, entry in enumerate(hands):
-        if not isinstance(entry, (str, list, tuple)):
+        if not isinstance(entry, (str, list, tuple, np.ndarray)):
             raise ValueError(f"{what}: hand of seat {seat} must be a string of card texts or a list of 13 cards")
         try:
             cards = parse_cards(entry)

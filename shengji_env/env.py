@@ -47,8 +47,9 @@ def _cards_text_from_list(cards) -> str:
 
 def parse_deal(deal, decks: int, what: str = "deal") -> np.ndarray:
     """A section 7.1 order (ints 0..53 or card text) -> int8 array; each card exactly D times."""
-    if isinstance(deal, (str, bytes)) or not isinstance(deal, (list, tuple, np.ndarray)):
-        raise ValueError(f"{what} must be a list of {54 * decks} cards, got {type(deal).__name__}")
+    if (isinstance(deal, (str, bytes)) or not isinstance(deal, (list, tuple, np.ndarray))
+            or (isinstance(deal, np.ndarray) and deal.ndim != 1)):
+        raise ValueError(f"{what} must be a list (or 1-d array) of {54 * decks} cards, got {type(deal).__name__}")
     if len(deal) != 54 * decks:
         raise ValueError(f"{what} must hold {54 * decks} cards (54 x {decks} decks), got {len(deal)}")
     if isinstance(deal, np.ndarray) and deal.ndim == 1 and np.issubdtype(deal.dtype, np.integer):
