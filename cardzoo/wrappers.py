@@ -17,7 +17,7 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
-from cardzoo.options import check_action
+from cardzoo.options import check_action, check_seed
 from cardzoo.registry import make
 
 
@@ -105,12 +105,13 @@ class SingleSeatEnv(gymnasium.Env):
         return obs["observation"], info
 
     def reset(self, *, seed=None, options=None):
+        seed = check_seed(seed)
+        self.aec.reset(seed=seed, options=options)  # first: a refused seed or options changes nothing
         super().reset(seed=seed)
         if seed is not None:
             for i, opp in enumerate(self.opponents):
                 if isinstance(opp, _UniformRandom):
                     opp.rng = np.random.default_rng([seed, i])
-        self.aec.reset(seed=seed, options=options)
         self._advance()
         return self._view()
 

@@ -585,8 +585,6 @@ class BatchGame(BatchGameBase):
         observe_batch(self._st, self._cfg, out)
 
     def _kernel_step(self, actions):
-        if self._eps[0] is None:
-            raise ValueError("call reset() first")
         st = self._st
         for b in np.flatnonzero(actions == 59):
             self._neworders[b] = self._eps[b].change_cards_order(st["order"][b], int(st["actor"][b]),
@@ -597,8 +595,6 @@ class BatchGame(BatchGameBase):
         self.rewards[:] = st["rewards"]
 
     def _kernel_rollout(self, policy, seed):
-        if self._eps[0] is None:
-            raise ValueError("call reset() first")
         n = K.rollout(self._st, self._cfg, seed)
         self.rewards[:] = self._st["rewards"]
         return n

@@ -13,7 +13,7 @@ from cardzoo import nprandom
 from cardzoo.aec import MASK_FREE_REFS, CardGameEnv, KernelEntry, wrap
 from cardzoo.batch import BatchGameBase
 from cardzoo.cards import RANKS, card_text, parse_cards, rank_index, seed_generators
-from cardzoo.options import check_number
+from cardzoo.options import check_int, check_number
 from lopti_env import kernels as K
 from lopti_env.config import (NUM_ACTIONS, OBS_SIZE, SWITCH_HI, SWITCH_LO, SWITCH_NAMES, LoptiConfig,
                               make_lopti_config, rule_valid_py)
@@ -712,7 +712,7 @@ class raw_env(_Game, CardGameEnv):
 
     def hand(self, seat):
         self._check_reset("hand")
-        seat = _seat_int(seat, self.num_players, "seat")
+        seat = check_int("seat", seat, 0, self.num_players - 1, what="hand()")
         return _group(int(self._st["hand"][0][seat]))
 
     def public_state(self):

@@ -186,6 +186,11 @@ def test_single_seat_step_refuses_non_integer_actions():
             env.step(bad)
         assert snapshot(env.aec) == aec_before, bad
     env.step(np.array(legal))  # a 0-d int array (a policy's predict() for one observation) is an int
+    before = snapshot(env.aec)
+    for seed in BAD_SEEDS:  # gymnasium's own seeding error never comes first
+        with pytest.raises(ValueError, match="seed"):
+            env.reset(seed=seed)
+        assert snapshot(env.aec) == before
 
 
 # ---- Court Piece match_state (section 7; scores are 32-bit in the kernels) ------------------------
