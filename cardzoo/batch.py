@@ -53,6 +53,10 @@ class BatchGameBase(ABC):
         """NotResetError (a ValueError) for `call` before the first successful reset."""
         require_reset(self._is_reset, call)
 
+    def _game_index(self, b) -> int:
+        """A game index from the user: an int in 0..n-1, else ValueError."""
+        return check_int("b", b, 0, self.n - 1, what="game index")
+
     def reset(self, seed: int | None = None, deals: list | None = None) -> None:
         seed = check_seed(seed, self.n)  # game b is seeded seed + b
         if deals is not None and (not isinstance(deals, (list, tuple)) or len(deals) != self.n):

@@ -10,7 +10,7 @@ from numba import njit
 from cardzoo import aec, nprandom
 from cardzoo.batch import BatchGameBase
 from cardzoo.cards import card_text, mask_to_cards
-from cardzoo.options import check_seed
+from cardzoo.options import check_int, check_seed
 from courtpiece_env import config as cfgmod
 from courtpiece_env import deals as dealmod
 from courtpiece_env import kernels as K
@@ -602,8 +602,9 @@ class BatchGame(BatchGameBase):
     # read-only helpers for tests and tools
     def public_state(self, b: int) -> dict:
         self._check_reset("public_state")
-        return public_state_of(self._st[int(b)], self.config)
+        return public_state_of(self._st[self._game_index(b)], self.config)
 
     def hand(self, b: int, seat: int) -> list[str]:
         self._check_reset("hand")
-        return [card_text(c) for c in mask_to_cards(int(self._st["hands"][int(b), int(seat)]))]
+        b, seat = self._game_index(b), check_int("seat", seat, 0, 3, what="hand()")
+        return [card_text(c) for c in mask_to_cards(int(self._st["hands"][b, seat]))]

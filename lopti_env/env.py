@@ -959,7 +959,7 @@ class BatchGame(_Game, BatchGameBase):
 
     def public_state(self, b):
         self._check_reset("public_state")
-        return public_state_of(self.st[b], self.config)
+        return public_state_of(self.st[self._game_index(b)], self.config)
 
 
 __all__ = ["raw_env", "env", "BatchGame", "action_name", "action_from_name", "STATE_DTYPE"]

@@ -94,6 +94,19 @@ def test_int_options_take_numpy_ints_and_keep_python_ints():
         courtpiece_env.BatchGame(2.0)
 
 
+def test_batch_helpers_take_only_game_indices():
+    games = [courtpiece_env.BatchGame(2), lopti_env.BatchGame(2), shengji_env.BatchGame(2)]
+    calls = [lambda g, b: g.public_state(b), lambda g, b: g.public_state(b), lambda g, b: g.legal_plays(b)]
+    for g, call in zip(games, calls):
+        g.reset(seed=0)
+        for b in (1.5, "1", True, -1, 2, None):
+            with pytest.raises(ValueError, match="game index"):
+                call(g, b)
+        call(g, np.int64(1))
+    with pytest.raises(ValueError, match="seat"):
+        games[0].hand(0, 4)
+
+
 # ---- seeds (docs/env_contract_inputs.md: None or an int in 0..SEED_MAX) ---------------------------
 BAD_SEEDS = [1.5, "x", "7", math.nan, True, -1, 2**63, 2**64, np.uint64(2**63), np.float64(3), [1, 2], b"1"]
 
