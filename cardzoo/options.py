@@ -79,19 +79,20 @@ def check_int(name: str, value, lo=None, hi=None, allow_none=False, what="option
 
 
 def check_number(name: str, value, lo=None, hi=None, what="option"):
-    """A finite int or float (Python or numpy, not a bool) in lo..hi (each end open if None)."""
+    """A finite int or float (Python or numpy, not a bool) in lo..hi (each end open if None), returned
+    as a Python int or float."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
         raise ValueError(f"{what} {name}={value!r} must be a finite number")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         raise ValueError(f"{what} {name}={value!r} is out of range ({lo} <= {name} <= {hi})")
-    return value
+    return int(value) if isinstance(value, numbers.Integral) else float(value)
 
 
 def check_positive_number(name: str, value):
-    check_number(name, value)
-    if not value > 0:
+    number = check_number(name, value)
+    if not number > 0:
         raise ValueError(f"option {name}={value!r} must be a number > 0")
-    return value
+    return number
 
 
 def check_seed(seed, count: int = 1, name: str = "seed"):

@@ -70,7 +70,7 @@ class CourtPieceConfig:
         object.__setattr__(self, "change_cards_limit", opt.check_int("change_cards_limit", self.change_cards_limit, lo=1))
         object.__setattr__(self, "split_win_points", opt.check_int("split_win_points", self.split_win_points, lo=0))
         for name in ("call_seconds", "first_game_call_seconds", "band_hide_seconds"):
-            opt.check_positive_number(name, getattr(self, name))
+            object.__setattr__(self, name, opt.check_positive_number(name, getattr(self, name)))
         # scope of variant-specific options (spec 9.1): a non-default value outside its scope is an error
         defaults = {f.name: f.default for f in dataclasses.fields(self)}
         scope = {

@@ -236,7 +236,7 @@ def test_fuzz_courtpiece_deals(data):
         options["match_state"] = {"score": [data.draw(st.one_of(st.integers(0, 20), JUNK)), 0],
                                   "streak": data.draw(st.sampled_from([[None, 0], [0, 3], [1, 0], [None, 1]])),
                                   "bazi_index": data.draw(st.one_of(st.integers(0, 5), JUNK))}
-        valid = None if valid else False
+        valid = None if valid is not False else False  # known only when already invalid
     if check_reset(env, options, valid) and env.unwrapped.public_state()["phase"] == "call":
         # the injected deal is the one in play: each seat holds its first five
         assert [sorted(env.unwrapped.hand(s)) for s in range(4)] == \
@@ -282,5 +282,5 @@ def test_fuzz_shengji_deals_and_options(data):
                         ("redeals", st.one_of(JUNK, st.just([order])))):
         if not data.draw(st.integers(0, 3)):
             options[key] = data.draw(values)
-            valid = None if valid else False
+            valid = None if valid is not False else False  # known only when already invalid
     check_reset(env, options, valid)
