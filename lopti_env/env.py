@@ -918,7 +918,10 @@ class BatchGame(_Game, BatchGameBase):
                     aux = np.random.default_rng([s, 1]) if s is not None else np.random.default_rng()
                     coins[b] = self._coins_from(aux)
             if deals is not None:
-                fd, inj = self._parse_deal(deals[b])
+                try:
+                    fd, inj = self._parse_deal(deals[b])
+                except ValueError as e:
+                    raise ValueError(f"game {b}: {e}") from None
                 fds[b] = fd
                 for i, d in inj.items():
                     decks[b, i] = d
