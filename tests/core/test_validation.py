@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -95,16 +96,17 @@ def test_int_options_take_numpy_ints_and_keep_python_ints():
 
 
 def test_batch_helpers_take_only_game_indices():
-    games = [courtpiece_env.BatchGame(2), lopti_env.BatchGame(2), shengji_env.BatchGame(2)]
-    calls = [lambda g, b: g.public_state(b), lambda g, b: g.public_state(b), lambda g, b: g.legal_plays(b)]
-    for g, call in zip(games, calls):
+    helpers = [(courtpiece_env.BatchGame(2), "public_state"), (lopti_env.BatchGame(2), "public_state"),
+               (shengji_env.BatchGame(2), "legal_plays")]
+    for g, name in helpers:
         g.reset(seed=0)
+        call = getattr(g, name)
         for b in (1.5, "1", True, -1, 2, None):
             with pytest.raises(ValueError, match="game index"):
-                call(g, b)
-        call(g, np.int64(1))
+                call(b)
+        call(np.int64(1))
     with pytest.raises(ValueError, match="seat"):
-        games[0].hand(0, 4)
+        helpers[0][0].hand(0, 4)
 
 
 # ---- seeds (docs/env_contract_inputs.md: None or an int in 0..SEED_MAX) ---------------------------
@@ -325,7 +327,7 @@ def test_lopti_states_take_their_full_domains():
 
 # ---- checkpoints (agents/learned.py) -----------------------------------------------------------------
 def _checkpoint_copy(tmp_path, name, edit=None, pt_bytes=None):
-    from pathlib import Path
+    """A copy of the shipped Court Piece checkpoint, its JSON edited / its weights' bytes rewritten."""
     src = Path(__file__).resolve().parents[2] / "agents" / "checkpoints"
     meta = json.loads((src / "courtpiece.json").read_text())
     if edit is not None:
