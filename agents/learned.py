@@ -8,11 +8,14 @@ facts). The observation scale is a buffer in the state dict, so a checkpoint is 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
 
 from agents.base import Agent
+from cardzoo import registry
+from cardzoo.options import check_int, is_int
 
 FORMAT = "cardzoo-ppo-v1"
 
@@ -70,21 +73,84 @@ def save_checkpoint(model, path, meta: dict) -> tuple[Path, Path]:
     return path, jpath
 
 
-def load_checkpoint(path):
-    """(model in eval mode, meta dict) from ``<name>.pt`` and ``<name>.json``."""
+# bounds on the JSON's model shape, checked before its parameter shapes are even listed
+MAX_HIDDEN = 1 << 16
+MAX_LAYERS = 64
+
+
+def _param_shapes(obs_size: int, num_actions: int, hidden: int, layers: int) -> dict:
+    """The state dict build_model(...) has, as {name: shape}, computed without building it."""
+    shapes = {"obs_scale": (obs_size,)}
+    dims = [obs_size] + [hidden] * layers
+    for i in range(layers):
+        shapes[f"body.{2 * i}.weight"] = (hidden, dims[i])
+        shapes[f"body.{2 * i}.bias"] = (hidden,)
+    shapes.update({"pi.weight": (num_actions, hidden), "pi.bias": (num_actions,), "v.weight": (1, hidden),
+                   "v.bias": (1,)})
+    return shapes
+
+
+def _read_meta(jpath: Path, game: str | None) -> dict:
+    """The checked JSON half: the format, a known game (the expected one if given), its real sizes."""
+    try:
+        meta = json.loads(jpath.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"{jpath}: unreadable checkpoint description ({e})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        fmt = meta.get("format") if isinstance(meta, dict) else None
+        raise ValueError(f"{jpath}: not a {FORMAT} checkpoint (format={fmt!r})")
+    ckpt_game = meta.get("game")
+    if game is not None and ckpt_game != game:
+        raise ValueError(f"{jpath}: the checkpoint plays {ckpt_game!r}, not {game!r}")
+    if not isinstance(ckpt_game, str):
+        raise ValueError(f"{jpath}: 'game' must name a game, got {ckpt_game!r}")
+    # the sizes of the game itself, read from its BatchGame class (no model, no game built yet)
+    try:  # the game's own sizes, from its BatchGame class (nothing built)
+        cls = registry._module(ckpt_game).BatchGame
+    except ValueError as e:
+        raise ValueError(f"{jpath}: {e}") from None
+    for key, real in (("obs_size", cls.observation_size), ("num_actions", cls.num_actions)):
+        value = meta.get(key)
+        if not is_int(value) or value != real:
+            raise ValueError(f"{jpath}: {key}={value!r}, but {ckpt_game} has {key} {real}")
+    check_int("hidden", meta.setdefault("hidden", 256), 1, MAX_HIDDEN, what=f"{jpath}:")
+    check_int("layers", meta.setdefault("layers", 2), 1, MAX_LAYERS, what=f"{jpath}:")
+    return meta
+
+
+def load_checkpoint(path, game: str | None = None):
+    """(model in eval mode, meta dict) from ``<name>.pt`` and ``<name>.json``.
+
+    Every way a checkpoint can be wrong is one ValueError naming the file: a missing half, an
+    unreadable or truncated file, another format, another game than ``game`` (when given), sizes
+    other than the game's own, weights that do not fit. The JSON's sizes are checked against the
+    game, and the weights' shapes against the JSON, before any model is built, so a forged file
+    cannot make the loader allocate more than the weights file itself holds."""
     torch = _torch()
+    if not isinstance(path, (str, os.PathLike)):
+        raise ValueError(f"checkpoint path must be a str or path, got {path!r}")
     path = Path(path)
     if path.suffix != ".pt":
         path = path.with_suffix(".pt")
     jpath = path.with_suffix(".json")
-    if not path.exists() or not jpath.exists():
+    if not path.is_file() or not jpath.is_file():
         raise ValueError(f"checkpoint {path} needs both {path.name} and {jpath.name}")
-    meta = json.loads(jpath.read_text())
-    if meta.get("format") != FORMAT:
-        raise ValueError(f"{jpath}: not a {FORMAT} checkpoint (format={meta.get('format')!r})")
-    model = build_model(meta["obs_size"], meta["num_actions"], meta.get("hidden", 256), meta.get("layers", 2),
+    meta = _read_meta(jpath, game)
+    try:
+        state = torch.load(path, weights_only=True)
+    except Exception as e:  # truncated, not a torch file, or content weights_only refuses: all unreadable
+        raise ValueError(f"{path}: unreadable weights ({type(e).__name__}: {e})") from None
+    want = _param_shapes(meta["obs_size"], meta["num_actions"], meta["hidden"], meta["layers"])
+    if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
+        raise ValueError(f"{path}: not a state dict of tensors")
+    have = {k: tuple(v.shape) for k, v in state.items()}
+    if have != want:
+        bad = sorted(k for k in set(have) | set(want) if have.get(k) != want.get(k))
+        raise ValueError(f"{path}: the weights do not fit {jpath.name} (hidden={meta['hidden']}, "
+                         f"layers={meta['layers']}): {bad[0]} is {have.get(bad[0], 'missing')}, expected {want.get(bad[0], 'no such weight')}")
+    model = build_model(meta["obs_size"], meta["num_actions"], meta["hidden"], meta["layers"],
                         meta.get("activation", "tanh"))
-    model.load_state_dict(torch.load(path, weights_only=True))
+    model.load_state_dict(state)
     model.eval()
     return model, meta
 
@@ -101,7 +167,7 @@ class LearnedAgent(Agent):
         if model is None:
             if checkpoint is None:
                 raise ValueError("LearnedAgent needs checkpoint=<path to .pt>")
-            model, meta = load_checkpoint(checkpoint)
+            model, meta = load_checkpoint(checkpoint, game)
         meta = meta or {}
         if game is not None and meta.get("game") not in (None, game):
             raise ValueError(f"checkpoint plays {meta.get('game')!r}, not {game!r}")

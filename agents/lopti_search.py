@@ -383,6 +383,7 @@ def load_positions(g, states: list, rows: list) -> None:
         rec["draw"][:len(d)] = d
         g.st[idx] = rec
     g.rewards[:] = 0.0
+    g._is_reset = True  # the rows hold started positions: observe/step may read them (cardzoo/batch.py)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from cardzoo.options import check_action
+from cardzoo.options import check_action, check_seed, require_reset
 
 
 class CardGameEnv(AECEnv, metaclass=ABCMeta):
@@ -142,7 +142,12 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         except KeyError:
             raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}") from None
 
+    def _check_reset(self, call: str) -> None:
+        """NotResetError (a ValueError) for `call` before the first successful reset."""
+        require_reset(self._rng is not None, call)
+
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        seed = check_seed(seed)
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"options must be a dict or None, not {type(options).__name__}")
         if options:
@@ -284,6 +289,7 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                 self._sync()
                 return
             # -2: illegal; the checks below raise the error
+        self._check_reset("step")
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
             if action is not None:
@@ -321,14 +327,20 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                 info["action_mask"] = zero
 
     def observe(self, agent: str) -> dict:
+        self._check_reset("observe")
         seat = self.seat_of(agent)
         mask = self._mask if seat == self._actor else self._zero_mask
         return {"observation": self._game_observation(seat), "action_mask": mask.copy()}
+
+    def last(self, observe: bool = True):
+        self._check_reset("last")
+        return super().last(observe)
 
     def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
+        self._check_reset("render")
         return self._game_render()
 
     def close(self) -> None:
@@ -396,7 +408,12 @@ class _OrderEnforcing(OrderEnforcingWrapper):
         wrappers = getattr(self.env, "_wrappers", None)  # None: not a CardGameEnv, reads go the slow way
         if wrappers is not None and not any(w is self for w in wrappers):
             wrappers.append(self)
-        super().reset(seed=seed, options=options)
+        was_reset = self._has_reset
+        try:
+            super().reset(seed=seed, options=options)
+        except Exception:
+            self._has_reset = was_reset  # a failed reset leaves the wrapper as it was, so unreset stays unreset
+            raise
 
     def step(self, action) -> None:
         env = self._live
@@ -404,7 +421,25 @@ class _OrderEnforcing(OrderEnforcingWrapper):
             self._has_updated = True
             env.step(action)
         else:
+            require_reset(env is not _NOT_RESET, "step")
             super().step(action)
+
+    # before reset these raise the adapter's NotResetError, as the raw env does
+    def observe(self, agent):
+        require_reset(self._has_reset, "observe")
+        return super().observe(agent)
+
+    def last(self, observe: bool = True):
+        require_reset(self._has_reset, "last")
+        return super().last(observe)
+
+    def render(self):
+        require_reset(self._has_reset, "render")
+        return super().render()
+
+    def agent_iter(self, max_iter: int = 2**63):
+        require_reset(self._has_reset, "agent_iter")
+        return super().agent_iter(max_iter)
 
 
 def wrap(raw: CardGameEnv) -> OrderEnforcingWrapper:

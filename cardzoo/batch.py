@@ -6,10 +6,11 @@ shapes, illegal actions raising before any game moves, done games ignored) live 
 """
 from __future__ import annotations
 
-import numbers
 from abc import ABC, abstractmethod
 
 import numpy as np
+
+from cardzoo.options import check_int, check_seed, require_reset
 
 
 class BatchGameBase(ABC):
@@ -17,11 +18,10 @@ class BatchGameBase(ABC):
     observation_size: int = 0
 
     def __init__(self, n: int, num_players: int):
-        if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
-            raise ValueError(f"BatchGame needs a batch size n >= 1, got {n!r}")
-        self.n = int(n)
+        self.n = check_int("n", n, lo=1, what="BatchGame batch size")
         self.num_players = num_players
         self.rewards = np.zeros((self.n, num_players), np.float32)
+        self._is_reset = False  # set by the first successful reset (see _check_reset)
 
     # ---- hooks ----------------------------------------------------------------------------------
     @abstractmethod
@@ -49,34 +49,47 @@ class BatchGameBase(ABC):
         """Play every live game to its end inside one jitted call; return decisions played."""
 
     # ---- the driver ---------------------------------------------------------------------------
+    def _check_reset(self, call: str) -> None:
+        """NotResetError (a ValueError) for `call` before the first successful reset."""
+        require_reset(self._is_reset, call)
+
+    def _game_index(self, b) -> int:
+        """A game index from the user: an int in 0..n-1, else ValueError."""
+        return check_int("b", b, 0, self.n - 1, what="game index")
+
     def reset(self, seed: int | None = None, deals: list | None = None) -> None:
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-            raise ValueError(f"seed must be an int or None, got {seed!r}")
+        seed = check_seed(seed, self.n)  # game b is seeded seed + b
         if deals is not None and (not isinstance(deals, (list, tuple)) or len(deals) != self.n):
             raise ValueError(f"deals must be a list of {self.n} deals (one per game) or None")
-        seeds = [None] * self.n if seed is None else [int(seed) + b for b in range(self.n)]
+        seeds = [None] * self.n if seed is None else [seed + b for b in range(self.n)]
         self._reset_games(seeds, None if deals is None else list(deals))
         self.rewards[:] = 0.0
+        self._is_reset = True
 
     @property
     def current_player(self) -> np.ndarray:
+        self._check_reset("current_player")
         return self._kernel_current_player()
 
     @property
     def done(self) -> np.ndarray:
+        self._check_reset("done")
         return self._kernel_current_player() < 0
 
     def legal_mask(self) -> np.ndarray:
+        self._check_reset("legal_mask")
         out = np.zeros((self.n, self.num_actions), np.uint8)
         self._kernel_legal_mask(out)
         return out
 
     def observe(self) -> np.ndarray:
+        self._check_reset("observe")
         out = np.zeros((self.n, self.observation_size), np.float32)
         self._kernel_observe(out)
         return out
 
     def step(self, actions) -> None:
+        self._check_reset("step")
         acts = np.asarray(actions)
         if acts.shape != (self.n,) or not np.issubdtype(acts.dtype, np.integer):
             raise ValueError(f"actions must be an int array of shape ({self.n},), got {acts.dtype} {acts.shape}")
@@ -96,6 +109,11 @@ class BatchGameBase(ABC):
         self._kernel_step(np.where(live, acts, -1))
 
     def rollout(self, policy: str = "random", seed: int = 0) -> int:
+        """Play every live game to its end; seed (None: fresh entropy) seeds the random policy."""
+        self._check_reset("rollout")
         if policy != "random":
             raise ValueError(f"unknown rollout policy {policy!r}; available: 'random'")
-        return int(self._kernel_rollout(policy, int(seed)))
+        seed = check_seed(seed)
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0]) >> 1  # in 0..SEED_MAX
+        return int(self._kernel_rollout(policy, seed))

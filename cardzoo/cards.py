@@ -82,7 +82,7 @@ def parse_cards(spec, jokers: bool = False, separators: str = "|,") -> list[int]
         for sep in separators:
             text = text.replace(sep, " ")
         return [card_index(tok, jokers) for tok in text.split()]
-    if isinstance(spec, (list, tuple, np.ndarray)):
+    if isinstance(spec, (list, tuple)) or (isinstance(spec, np.ndarray) and spec.ndim == 1):
         top = 54 if jokers else 52
         out = []
         for item in spec:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
+from cardzoo.options import check_action, check_seed
 from cardzoo.registry import make
 
 
@@ -104,24 +105,27 @@ class SingleSeatEnv(gymnasium.Env):
         return obs["observation"], info
 
     def reset(self, *, seed=None, options=None):
+        seed = check_seed(seed)
+        self.aec.reset(seed=seed, options=options)  # first: a refused seed or options changes nothing
         super().reset(seed=seed)
         if seed is not None:
             for i, opp in enumerate(self.opponents):
                 if isinstance(opp, _UniformRandom):
                     opp.rng = np.random.default_rng([seed, i])
-        self.aec.reset(seed=seed, options=options)
         self._advance()
         return self._view()
 
     def step(self, action):
         aec = self.aec
+        aec._check_reset("step")
+        action = check_action(action, aec.num_actions)  # an int, never a float or text cast to one
         if aec.terminations[self.agent] or aec.truncations[self.agent]:
             raise ValueError("the episode is over: call reset()")
         replaced = None
-        if self.illegal_action == "sample" and self.action_space.contains(action) and not self._mask[int(action)]:
-            replaced = int(action)
+        if self.illegal_action == "sample" and not self._mask[action]:
+            replaced = action
             action = int(self.np_random.choice(np.flatnonzero(self._mask)))
-        aec.step(int(action))
+        aec.step(action)
         reward = aec.rewards[self.agent]
         reward += self._advance()
         obs, info = self._view()

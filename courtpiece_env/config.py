@@ -59,16 +59,18 @@ class CourtPieceConfig:
         opt.check_choice("variant", self.variant, VARIANTS)
         opt.check_choice("mendi_trump", self.mendi_trump, ("katte", "band"))
         opt.check_choice("scoring", self.scoring, ("points", "kots"))
-        opt.check_int("match_target", self.match_target, lo=1, allow_none=True)
+        # ints are stored as Python ints (a numpy int stays out of public_state and JSON)
+        object.__setattr__(self, "match_target", opt.check_int("match_target", self.match_target, lo=1,
+                                                               allow_none=True))
         opt.check_choice("episode", self.episode, ("bazi", "match"))
         opt.check_choice("reward", self.reward, ("score", "win_loss"))
         for name in ("streak_bonus", "trump_from_first_five", "ace_on_ace", "trump_ace_blocks",
                      "closed_11_12", "change_cards", "change_trump", "play_out"):
             opt.check_bool(name, getattr(self, name))
-        opt.check_int("change_cards_limit", self.change_cards_limit, lo=1)
-        opt.check_int("split_win_points", self.split_win_points, lo=0)
+        object.__setattr__(self, "change_cards_limit", opt.check_int("change_cards_limit", self.change_cards_limit, lo=1))
+        object.__setattr__(self, "split_win_points", opt.check_int("split_win_points", self.split_win_points, lo=0))
         for name in ("call_seconds", "first_game_call_seconds", "band_hide_seconds"):
-            opt.check_positive_number(name, getattr(self, name))
+            object.__setattr__(self, name, opt.check_positive_number(name, getattr(self, name)))
         # scope of variant-specific options (spec 9.1): a non-default value outside its scope is an error
         defaults = {f.name: f.default for f in dataclasses.fields(self)}
         scope = {

@@ -11,6 +11,7 @@ import numbers
 import numpy as np
 
 from cardzoo.cards import card_text, parse_cards
+from cardzoo.options import MAX_INT, is_int
 from courtpiece_env import kernels
 
 DEAL_KEYS = ("hands", "dealer", "draw", "turned", "band_timeout", "change_cards")
@@ -35,13 +36,16 @@ def _one_card(value, what):
 
 
 def parse_hands(hands, what="deal"):
-    """Four entries of 13 cards in deal order, all 52 cards once -> int8[4, 13]."""
+    """Four entries of 13 cards in deal order, all 52 cards once -> int8[4, 13]. An entry is card text,
+    or a list or 1-d array of cards; an int array [4, 13] is the four entries at once."""
+    if isinstance(hands, np.ndarray) and hands.ndim == 2:
+        hands = list(hands)
     if not isinstance(hands, (list, tuple)) or len(hands) != 4:
         raise ValueError(f"{what}: 'hands' must be a list of four hands (seats 0..3)")
     out = np.zeros((4, 13), np.int8)
     seen = {}
     for seat, entry in enumerate(hands):
-        if not isinstance(entry, (str, list, tuple)):
+        if not isinstance(entry, (str, list, tuple, np.ndarray)):
             raise ValueError(f"{what}: hand of seat {seat} must be a string of card texts or a list of 13 cards")
         try:
             cards = parse_cards(entry)
@@ -208,9 +212,10 @@ def parse_match_state(ms, config):
     if unknown:
         raise ValueError(f"match_state: unknown key(s) {', '.join(map(repr, unknown))}")
     score = ms.get("score", [0, 0])
+    # bounded (MAX_INT) before the kernels' 32-bit score fields can wrap
     if (not isinstance(score, (list, tuple)) or len(score) != 2
-            or any(isinstance(x, bool) or not isinstance(x, numbers.Integral) or x < 0 for x in score)):
-        raise ValueError(f"match_state: 'score' must be [x, y] with ints >= 0, got {score!r}")
+            or any(not is_int(x) or not 0 <= x <= MAX_INT for x in score)):
+        raise ValueError(f"match_state: 'score' must be [x, y] with ints in 0..{MAX_INT}, got {score!r}")
     streak = ms.get("streak", [None, 0])
     if not isinstance(streak, (list, tuple)) or len(streak) != 2:
         raise ValueError(f"match_state: 'streak' must be [team or None, count], got {streak!r}")
@@ -226,8 +231,8 @@ def parse_match_state(ms, config):
         if not 1 <= count <= 6:
             raise ValueError(f"match_state: streak [{team}, {count}] is malformed (count must be 1..6)")
     bazi_index = ms.get("bazi_index", 0)
-    if isinstance(bazi_index, bool) or not isinstance(bazi_index, numbers.Integral) or bazi_index < 0:
-        raise ValueError(f"match_state: 'bazi_index' must be an int >= 0, got {bazi_index!r}")
+    if not is_int(bazi_index) or not 0 <= bazi_index <= MAX_INT:
+        raise ValueError(f"match_state: 'bazi_index' must be an int in 0..{MAX_INT}, got {bazi_index!r}")
     return [int(score[0]), int(score[1])], (-1 if team is None else int(team), int(count)), int(bazi_index)
 
 

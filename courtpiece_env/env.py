@@ -9,6 +9,7 @@ from numba import njit
 from cardzoo import aec, nprandom
 from cardzoo.batch import BatchGameBase
 from cardzoo.cards import card_text, mask_to_cards
+from cardzoo.options import check_int, check_seed
 from courtpiece_env import config as cfgmod
 from courtpiece_env import deals as dealmod
 from courtpiece_env import kernels as K
@@ -297,13 +298,9 @@ class raw_env(aec.CardGameEnv):
         return render_text(self.public_state(), hands)
 
     # ---- public surface (9.1) ------------------------------------------------------------------
-    def _require_reset(self):
-        if self._ep is None:
-            raise ValueError("call reset() first")
-
     def timeout(self) -> None:
         """CP-12.2: the seat to act ran out of time."""
-        self._require_reset()
+        self._check_reset("timeout")
         st = self._st
         r = st[0]
         phase = int(self._f_phase[0])
@@ -335,13 +332,13 @@ class raw_env(aec.CardGameEnv):
         self._sync()
 
     def public_state(self) -> dict:
-        self._require_reset()
+        self._check_reset("public_state")
         return public_state_of(self._st[0], self.config)
 
     def hand(self, seat) -> list[str]:
         if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) or not 0 <= int(seat) <= 3:
             raise ValueError(f"hand(seat): seat must be 0..3, got {seat!r}")
-        self._require_reset()
+        self._check_reset("hand")
         return [card_text(c) for c in mask_to_cards(int(self._st["hands"][0, int(seat)]))]
 
     @staticmethod
@@ -508,8 +505,7 @@ class BatchGame(BatchGameBase):
             return super().reset(seed, deals)
         if deals is not None:
             raise ValueError("give either deals=... or hands=..., not both")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-            raise ValueError(f"seed must be an int or None, got {seed!r}")
+        seed = check_seed(seed)
         orders = np.asarray(hands)
         if orders.ndim == 2:
             orders = np.broadcast_to(orders, (self.n,) + orders.shape)
@@ -535,6 +531,7 @@ class BatchGame(BatchGameBase):
         self._st = st
         self._eps = [ep] * self.n
         self.rewards[:] = 0.0
+        self._is_reset = True
 
     def replay(self, actions) -> None:
         """Apply the same action sequence to every game in one jitted call: actions[0] to every live
@@ -545,8 +542,7 @@ class BatchGame(BatchGameBase):
         acts = np.asarray(actions)
         if acts.ndim != 1 or not (np.issubdtype(acts.dtype, np.integer) or acts.size == 0):
             raise ValueError(f"actions must be a 1-d int sequence, got {acts.dtype} {acts.shape}")
-        if self._eps[0] is None:
-            raise ValueError("call reset() first")
+        self._check_reset("replay")
         work = self._st.copy()
         k, b, why = K.replay_batch(work, self._cfg, np.ascontiguousarray(acts, dtype=np.int64))
         if why:
@@ -574,8 +570,6 @@ class BatchGame(BatchGameBase):
         observe_batch(self._st, self._cfg, out)
 
     def _kernel_step(self, actions):
-        if self._eps[0] is None:
-            raise ValueError("call reset() first")
         st = self._st
         for b in np.flatnonzero(actions == 59):
             self._neworders[b] = self._eps[b].change_cards_order(st["order"][b], int(st["actor"][b]),
@@ -586,15 +580,16 @@ class BatchGame(BatchGameBase):
         self.rewards[:] = st["rewards"]
 
     def _kernel_rollout(self, policy, seed):
-        if self._eps[0] is None:
-            raise ValueError("call reset() first")
         n = K.rollout(self._st, self._cfg, seed)
         self.rewards[:] = self._st["rewards"]
         return n
 
     # read-only helpers for tests and tools
     def public_state(self, b: int) -> dict:
-        return public_state_of(self._st[int(b)], self.config)
+        self._check_reset("public_state")
+        return public_state_of(self._st[self._game_index(b)], self.config)
 
     def hand(self, b: int, seat: int) -> list[str]:
-        return [card_text(c) for c in mask_to_cards(int(self._st["hands"][int(b), int(seat)]))]
+        self._check_reset("hand")
+        b, seat = self._game_index(b), check_int("seat", seat, 0, 3, what="hand()")
+        return [card_text(c) for c in mask_to_cards(int(self._st["hands"][b, seat]))]

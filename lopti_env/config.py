@@ -108,17 +108,17 @@ class LoptiConfig:
     bracket_max_throws: int = 30
 
     def __post_init__(self):
+        # each int is stored as the Python int check_int returns (a numpy int stays out of JSON)
         n = check_int("num_players", self.num_players, 2, 5)
-        check_int("first_dealer", self.first_dealer, 0, n - 1)
-        check_bool("session", self.session)
-        check_int("session_rounds", self.session_rounds, 1, 10_000)
-        m = check_int("max_made_rules", self.max_made_rules, 1, 8)
-        check_bool("play_to_end", self.play_to_end)
+        ints = {"num_players": (2, 5), "first_dealer": (0, n - 1), "session_rounds": (1, 10_000),
+                "max_made_rules": (1, 8), "max_moves": (1, 1_000_000), "rps_max_throws": (1, 1_000_000),
+                "bracket_max_throws": (1, 1_000_000)}
+        for name, (lo, hi) in ints.items():
+            object.__setattr__(self, name, check_int(name, getattr(self, name), lo, hi))
+        m = self.max_made_rules
+        for name in ("session", "play_to_end", "rps_early_stop"):
+            check_bool(name, getattr(self, name))
         check_choice("reward_scheme", self.reward_scheme, REWARD_SCHEMES)
-        check_int("max_moves", self.max_moves, 1, 1_000_000)
-        check_bool("rps_early_stop", self.rps_early_stop)
-        check_int("rps_max_throws", self.rps_max_throws, 1, 1_000_000)
-        check_int("bracket_max_throws", self.bracket_max_throws, 1, 1_000_000)
         # base rules (LO-12)
         if not isinstance(self.base_rules, dict):
             raise ValueError(f"option base_rules={self.base_rules!r} must be a dict of LO-12 names to ints")

@@ -12,6 +12,7 @@ from cardzoo import nprandom
 from cardzoo.aec import CardGameEnv, KernelEntry, wrap
 from cardzoo.batch import BatchGameBase
 from cardzoo.cards import RANKS, card_text, parse_cards, rank_index, seed_generators
+from cardzoo.options import check_int, check_number
 from lopti_env import kernels as K
 from lopti_env.config import (NUM_ACTIONS, OBS_SIZE, SWITCH_HI, SWITCH_LO, SWITCH_NAMES, LoptiConfig,
                               make_lopti_config, rule_valid_py)
@@ -107,7 +108,7 @@ def deck_from_deal(d, n, dealer, what="deal"):
         raise ValueError(f"{what} must be a dict with 'deck' or 'seats'")
     unknown = set(d) - {"deck", "seats", "draw", "dealer"}
     if unknown:
-        raise ValueError(f"{what}: unknown key(s) {sorted(unknown)}")
+        raise ValueError(f"{what}: unknown key(s) {sorted(map(repr, unknown))}")
     if "deck" in d:
         if "seats" in d or "draw" in d:
             raise ValueError(f"{what}: give either 'deck' or 'seats' and 'draw', not both")
@@ -169,6 +170,22 @@ def _int(v, what, lo, hi):
     return int(v)
 
 
+def _pending(p, m):
+    """A LO-10.8 pending change [kind, target, field, value] as the rules vote makes it: the kernels
+    index rules and switches with target and field, so each must be in its domain."""
+    kind = _int(p[0], "pending kind", 1, 4)
+    if kind == 3:  # BASE: switch id, no field, a value of that switch's domain (LO-12)
+        target = _int(p[1], "pending target (a switch id)", 0, len(SWITCH_NAMES) - 1)
+        field = _int(p[2], "pending field (unused by BASE)", 0, 0)
+        value = _int(p[3], f"pending value of {SWITCH_NAMES[target]}", SWITCH_LO[target], SWITCH_HI[target])
+    else:  # REMOVE, AMEND, RESTORE: a rulebook slot; AMEND also a field (X, G, N) and its value
+        target = _int(p[1], "pending target (a rulebook slot)", 0, m - 1)
+        amend = kind == 2
+        field = _int(p[2], "pending field", 1 if amend else 0, 3 if amend else 0)
+        value = _int(p[3], "pending value", 0, 20 if amend else 0)
+    return kind, target, field, value
+
+
 _STATE_KEYS = {"seats", "pile", "chain", "draw", "out", "to_act", "move", "known", "dealer", "leader", "moves",
                "rules", "switches", "round", "prev_winner", "pending", "scores", "phase"}
 
@@ -180,7 +197,7 @@ def inject_state(st, cfg: LoptiConfig, cfgarr, S):
         raise ValueError("state must be a dict (section 7.2)")
     unknown = set(S) - _STATE_KEYS
     if unknown:
-        raise ValueError(f"state: unknown key(s) {sorted(unknown)}")
+        raise ValueError(f"state: unknown key(s) {sorted(map(repr, unknown))}")
     phase = S.get("phase", "play")
     if phase not in ("play", "swap", "rule_making", "creator", "proposal"):
         raise ValueError(f"state phase {phase!r} is not one of play, swap, rule_making, creator, proposal")
@@ -221,7 +238,8 @@ def inject_state(st, cfg: LoptiConfig, cfgarr, S):
             if not rule_valid_py(t, x, gg, nn, others=seen):
                 raise ValueError(f"state rules row {list(row)} is not a valid rule (LO-11.7)")
             seen.append((t, x, gg, nn))
-            rules[i] = [t, x, gg, nn, maker, status, int(row[6]) if len(row) == 7 else -1, 0]
+            made = _int(row[6], "rules made_round", -1, cfg.num_rounds() - 1) if len(row) == 7 else -1
+            rules[i] = [t, x, gg, nn, maker, status, made, 0]
     else:
         rules = cfg.rules_array()
     pending = S.get("pending")
@@ -230,16 +248,15 @@ def inject_state(st, cfg: LoptiConfig, cfgarr, S):
         if not isinstance(pending, (list, tuple)) or len(pending) != 4 or any(
                 isinstance(v, bool) or not isinstance(v, numbers.Integral) for v in pending):
             raise ValueError("state pending must be [kind, target, field, value] or None")
-        if not 1 <= pending[0] <= 4:
-            raise ValueError("state pending kind must be 1..4")
-        pend[:] = pending
+        pend[:] = _pending(pending, cfg.max_made_rules)
     scores = S.get("scores")
     sc = np.zeros(5, np.float32)
     if scores is not None:
-        if not isinstance(scores, (list, tuple)) or len(scores) != n or any(
-                isinstance(v, bool) or not isinstance(v, numbers.Real) for v in scores):
+        if not isinstance(scores, (list, tuple)) or len(scores) != n:
             raise ValueError(f"state scores must be a list of {n} numbers")
-        sc[:n] = scores
+        # finite and within the observation space's bounds (scores are observed)
+        lo, hi = raw_env.observation_bounds
+        sc[:n] = [check_number(f"scores[{i}]", v, lo, hi, what="state") for i, v in enumerate(scores)]
     moves = _int(S.get("moves", 0), "moves", 0, 10 ** 9)
 
     have_seats = "seats" in S
@@ -296,11 +313,8 @@ def inject_state(st, cfg: LoptiConfig, cfgarr, S):
     if not isinstance(kn, dict):
         raise ValueError("state known must be a dict {seat: cards}")
     for key, cs in kn.items():
-        try:
-            seat = int(key)
-        except (TypeError, ValueError):
-            raise ValueError(f"state known key {key!r} is not a seat") from None
-        seat = _seat_int(seat, n, "known seat")
+        # a seat, or its digits as a string (JSON object keys are strings)
+        seat = _seat_int(int(key) if isinstance(key, str) and key.isdigit() else key, n, "known seat")
         for c in _cards(cs, "state known"):
             if not (hands[seat] >> c) & 1:
                 raise ValueError(f"state known: {card_text(c)} is not in seat {seat}'s hand")
@@ -689,10 +703,12 @@ class raw_env(_Game, CardGameEnv):
         return action_from_name(s)
 
     def hand(self, seat):
-        seat = _seat_int(seat, self.num_players, "seat")
+        self._check_reset("hand")
+        seat = check_int("seat", seat, 0, self.num_players - 1, what="hand()")
         return _group(int(self._st["hand"][0][seat]))
 
     def public_state(self):
+        self._check_reset("public_state")
         return public_state_of(self._st[0], self.config)
 
 
@@ -894,7 +910,10 @@ class BatchGame(_Game, BatchGameBase):
                     aux = np.random.default_rng([s, 1]) if s is not None else np.random.default_rng()
                     coins[b] = self._coins_from(aux)
             if deals is not None:
-                fd, inj = self._parse_deal(deals[b])
+                try:
+                    fd, inj = self._parse_deal(deals[b])
+                except ValueError as e:
+                    raise ValueError(f"game {b}: {e}") from None
                 fds[b] = fd
                 for i, d in inj.items():
                     decks[b, i] = d
@@ -934,7 +953,8 @@ class BatchGame(_Game, BatchGameBase):
         return n
 
     def public_state(self, b):
-        return public_state_of(self.st[b], self.config)
+        self._check_reset("public_state")
+        return public_state_of(self.st[self._game_index(b)], self.config)
 
 
 __all__ = ["raw_env", "env", "BatchGame", "action_name", "action_from_name", "STATE_DTYPE"]

@@ -6,7 +6,7 @@ import dataclasses
 import numpy as np
 
 from cardzoo.cards import rank_index
-from cardzoo.options import check_bool, check_choice, check_int, make_config
+from cardzoo.options import check_bool, check_choice, check_int, is_int, make_config
 
 EPISODES = ("hand", "match")
 REWARD_MODES = ("hand_score", "levels", "match")
@@ -64,8 +64,9 @@ class Config:
     auto_forced: bool = False
 
     def __post_init__(self):
-        if isinstance(self.decks, bool) or self.decks not in (1, 2, 3, 4):
-            raise ValueError(f"option decks={self.decks!r} must be one of 1, 2, 3, 4")
+        if not is_int(self.decks) or self.decks not in DEAL_SIZES:
+            raise ValueError(f"option decks={self.decks!r} must be one of the ints 1, 2, 3, 4")
+        object.__setattr__(self, "decks", int(self.decks))  # numpy ints stored as Python ints
         if not isinstance(self.start_level, str):
             raise ValueError(f"option start_level={self.start_level!r} must be a rank string '2'..'A'")
         try:
@@ -73,18 +74,19 @@ class Config:
         except ValueError:
             raise ValueError(f"option start_level={self.start_level!r} must be a rank string '2'..'A'") from None
         check_choice("episode", self.episode, EPISODES)
-        check_int("max_hands", self.max_hands, lo=1)
+        object.__setattr__(self, "max_hands", check_int("max_hands", self.max_hands, lo=1))
         check_choice("reward_mode", self.reward_mode, REWARD_MODES)
         check_choice("declaration_mode", self.declaration_mode, DECLARATION_MODES)
         check_bool("allow_no_trump", self.allow_no_trump)
         check_choice("first_banker", self.first_banker, FIRST_BANKERS)
-        check_int("first_drawer", self.first_drawer, lo=0, hi=3)
+        object.__setattr__(self, "first_drawer", check_int("first_drawer", self.first_drawer, lo=0, hi=3))
         check_choice("no_declaration_first_hand", self.no_declaration_first_hand, NO_DECL_FIRST)
-        check_int("max_redeals", self.max_redeals, lo=0)
+        object.__setattr__(self, "max_redeals", check_int("max_redeals", self.max_redeals, lo=0))
         check_choice("kitty_flip", self.kitty_flip, KITTY_FLIPS)
         check_choice("kitty_multiplier", self.kitty_multiplier, KITTY_MULTIPLIERS)
         check_choice("throw_penalty", self.throw_penalty, THROW_PENALTIES)
-        check_int("throw_penalty_points", self.throw_penalty_points)
+        object.__setattr__(self, "throw_penalty_points",
+                           check_int("throw_penalty_points", self.throw_penalty_points))
         if self.throw_penalty_points % 5 != 0:
             raise ValueError(f"option throw_penalty_points={self.throw_penalty_points!r} must be a multiple of 5")
         if isinstance(self.must_defend, str) or not isinstance(self.must_defend, (list, tuple)):

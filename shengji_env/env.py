@@ -45,8 +45,9 @@ def _cards_text_from_list(cards) -> str:
 
 def parse_deal(deal, decks: int, what: str = "deal") -> np.ndarray:
     """A section 7.1 order (ints 0..53 or card text) -> int8 array; each card exactly D times."""
-    if isinstance(deal, (str, bytes)) or not isinstance(deal, (list, tuple, np.ndarray)):
-        raise ValueError(f"{what} must be a list of {54 * decks} cards, got {type(deal).__name__}")
+    if (isinstance(deal, (str, bytes)) or not isinstance(deal, (list, tuple, np.ndarray))
+            or (isinstance(deal, np.ndarray) and deal.ndim != 1)):
+        raise ValueError(f"{what} must be a list (or 1-d array) of {54 * decks} cards, got {type(deal).__name__}")
     if len(deal) != 54 * decks:
         raise ValueError(f"{what} must hold {54 * decks} cards (54 x {decks} decks), got {len(deal)}")
     if isinstance(deal, np.ndarray) and deal.ndim == 1 and np.issubdtype(deal.dtype, np.integer):
@@ -509,6 +510,7 @@ class raw_env(aec.CardGameEnv):
 
     # ---- section 9 extras ----
     def public_state(self) -> dict:
+        self._check_reset("public_state")
         return public_state_dict(self._st[0], self.config)
 
     def action_name(self, a) -> str:
@@ -520,11 +522,13 @@ class raw_env(aec.CardGameEnv):
     def hand(self, seat) -> str:
         if isinstance(seat, bool) or not isinstance(seat, (numbers.Integral, np.integer)) or not 0 <= int(seat) <= 3:
             raise ValueError(f"seat {seat!r} is outside 0..3")
+        self._check_reset("hand")
         return card_set_text(self._st[0]["hand"][int(seat)])
 
     def legal_plays(self, max_plays: int = 100000) -> list[str]:
         """Complete legal plays of the current BURY/LEAD/FOLLOW decision (containing the current
         selection) as card-set strings; a helper for agents that score whole moves."""
+        self._check_reset("legal_plays")
         plays = _legal_plays(self, 0, max_plays)
         return [card_set_text(p) for p in plays]
 
@@ -884,6 +888,7 @@ class BatchGame(BatchGameBase):
         game (its sequence length when all were legal). ``rewards`` then holds, per game, the sum of
         the rewards of its applied steps. For search agents replaying a public history on sampled
         worlds: a world is consistent iff its count equals the history's length."""
+        self._check_reset("play")
         acts = np.asarray(actions)
         if acts.ndim != 2 or acts.shape[0] != self.n or not np.issubdtype(acts.dtype, np.integer):
             raise ValueError(f"actions must be an int array of shape ({self.n}, T), got {acts.dtype} {acts.shape}")
@@ -919,6 +924,7 @@ class BatchGame(BatchGameBase):
         g._cp = np.empty(g.n, np.int8)
         g._opts = None
         g.rewards[:] = self.rewards[idx]
+        g._is_reset = self._is_reset
         return g
 
     @property
@@ -954,4 +960,4 @@ class BatchGame(BatchGameBase):
 
     def legal_plays(self, b: int, max_plays: int = 100000) -> np.ndarray:
         """The complete legal plays of game b's current decision as uint8 count vectors [m, 54]."""
-        return _legal_plays(self, int(b), max_plays).astype(np.uint8)
+        return _legal_plays(self, self._game_index(b), max_plays).astype(np.uint8)

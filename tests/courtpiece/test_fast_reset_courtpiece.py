@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 
+from cardzoo.options import SEED_MAX
 import courtpiece_env
 from courtpiece_env import deals as dealmod
 from courtpiece_env import kernels as K
@@ -39,6 +40,7 @@ def per_game_reset(g, seed):
     K.start_bazi_batch(st, g._cfg, orders, dealers)
     g._st, g._eps = st, eps
     g.rewards[:] = 0.0
+    g._is_reset = True  # (what BatchGameBase.reset marks)
 
 
 @pytest.mark.parametrize("config", CONFIGS[:5], ids=[json.dumps(c) for c in CONFIGS[:5]])
@@ -46,7 +48,8 @@ def test_courtpiece_fast_reset_byte_identical_on_many_seeds(config):
     n = 64
     fast = courtpiece_env.BatchGame(n, **config)
     slow = courtpiece_env.BatchGame(n, **config)
-    for seed in [0, 1, 64, 1000, 2**31 - 5, 2**32 - 10, 2**40, 2**63 - 1, 2**64 - 3, 2**70]:
+    # up to the largest batch seed: seeds are 0..SEED_MAX, game b gets seed + b
+    for seed in [0, 1, 64, 1000, 2**31 - 5, 2**32 - 10, 2**40, 2**62 + 5, SEED_MAX - (n - 1)]:
         fast.reset(seed=seed)
         per_game_reset(slow, seed)
         assert fast.records.tobytes() == slow.records.tobytes(), seed

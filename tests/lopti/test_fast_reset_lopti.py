@@ -4,6 +4,7 @@ safeguard coins from the aux stream default_rng([s + b, 1])) in one jitted call
 import numpy as np
 import pytest
 
+from cardzoo.options import SEED_MAX
 import lopti_env
 from lopti_env import kernels as K
 from lopti_env.state import new_state
@@ -39,7 +40,8 @@ def per_game_reset(g, seeds, deals=None):
 def test_lopti_fast_reset_byte_identical_on_many_seeds(config):
     n = 40
     g = lopti_env.BatchGame(n, **config)
-    for seed in [0, 1, 40, 12345, 2**31 - 1, 2**32 - 20, 2**50 + 3, 2**63 - 1, 2**64 - 2, 2**65]:
+    # up to the largest batch seed: seeds are 0..SEED_MAX, game b gets seed + b
+    for seed in [0, 1, 40, 12345, 2**31 - 1, 2**32 - 20, 2**50 + 3, 2**62 + 1, SEED_MAX - (n - 1)]:
         g.reset(seed=seed)
         st, decks, coins = per_game_reset(g, [seed + b for b in range(n)])
         assert g.st.tobytes() == st.tobytes(), seed

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from cardzoo.options import SEED_MAX
 import shengji_env
 from shengji_env.env import _fill_deals, _RowRngs, _start_rows, canonical_order
 from shengji_env.state import make_state
@@ -29,6 +30,7 @@ def per_game_reset(g, seed, deals=None, trumps=None):
     _fill_deals(st, g._cfg, g.config, rngs, None)
     g._st = st
     g._rngs = _RowRngs([seed + b for b in range(g.n)])
+    g._is_reset = True  # (what BatchGameBase.reset marks)
     g._rngs.gens = rngs
     g.rewards[:] = 0.0
 
@@ -48,7 +50,8 @@ def test_shengji_fast_reset_byte_identical_on_many_seeds(config):
     n = 48
     fast = shengji_env.BatchGame(n, **config)
     slow = shengji_env.BatchGame(n, **config)
-    for seed in [0, 1, 48, 999, 2**31 - 3, 2**32 - 7, 2**45 + 11, 2**63 - 1, 2**64 - 5, 2**66]:
+    # up to the largest batch seed: seeds are 0..SEED_MAX, game b gets seed + b
+    for seed in [0, 1, 48, 999, 2**31 - 3, 2**32 - 7, 2**45 + 11, 2**62 + 3, SEED_MAX - (n - 1)]:
         fast.reset(seed=seed)
         per_game_reset(slow, seed)
         assert fast._st.tobytes() == slow._st.tobytes(), seed
