@@ -81,9 +81,9 @@ def add_train(sub) -> None:
     _game_options(p)
     p.add_argument("--minutes", type=positive_float, default=5.0)
     p.add_argument("--out", default=None, help="output folder (default runs/<game>-<variant>-s<seed>)")
-    p.add_argument("--envs", type=positive_int, default=256, help="games per iteration")
+    p.add_argument("--envs", type=positive_int, default=512, help="games per iteration")
     p.add_argument("--hidden", type=positive_int, default=256)
-    p.add_argument("--lr", type=positive_float, default=3e-4)
+    p.add_argument("--lr", type=positive_float, default=1e-4, help="PPO learning rate")
     p.add_argument("--threads", type=positive_int, default=1, help="torch threads (the CPU is shared)")
     p.add_argument("--eval-deals", type=nonnegative_int, default=0,
                    help="duplicate deals vs random/heuristic at the end")

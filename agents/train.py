@@ -75,11 +75,11 @@ class TrainConfig:
     n_envs: int = 128
     hidden: int = 256
     layers: int = 2
-    lr: float = 3e-4
-    epochs: int = 4
-    minibatch: int = 1024
+    lr: float = 1e-4                 # small: PPO refines the distilled policy rather than overwrite it
+    epochs: int = 2
+    minibatch: int = 2048
     clip: float = 0.2
-    ent_coef: float = 0.01
+    ent_coef: float = 0.003
     vf_coef: float = 0.5
     gamma: float = 1.0
     lam: float = 0.95
