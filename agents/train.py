@@ -101,6 +101,7 @@ class TrainConfig:
     activation: str = "relu"
     eval_deals: int = 100            # duplicate deals against random and the heuristic at each evaluation
     overlap: bool = True             # collect iteration i + 1 (one update behind) while learning on i
+    baseline: str | None = "heuristic"  # agent whose return on the same deal is subtracted from the reward
 
 
 def _learner_seats(game: str, n_players: int, n_envs: int, iteration: int) -> np.ndarray:
@@ -310,11 +311,31 @@ def _opponent_actions(torch, opp, obs, mask, gen, rng):
     return _policy_actions(torch, opp, obs, mask, gen)[0]
 
 
-def play_episodes(torch, g, model, opponents, learner, seed, gen, rng, record=True, greedy=False, offset=0):
+def baseline_returns(g, agent, learner, seed) -> np.ndarray:
+    """The return ``agent`` gets in the learner's seats of each game of `g` (reset with `seed`) when it
+    plays every seat: a baseline that depends on the deal only, not on the learner's actions, so
+    subtracting it from the learner's reward keeps the policy gradient unbiased while it removes most
+    of the luck of the deal (the duplicate idea, inside training)."""
+    g.reset(seed=seed)
+    total = np.zeros(learner.shape, np.float64)
+    while True:
+        live = np.flatnonzero(np.asarray(g.current_player) >= 0)
+        if not live.size:
+            break
+        act = np.zeros(len(learner), np.int64)
+        act[live] = agent.act_batch(g.observe()[live], g.legal_mask()[live])
+        g.step(act)
+        total += g.rewards
+    return (total * learner).sum(1) / learner.sum(1)
+
+
+def play_episodes(torch, g, model, opponents, learner, seed, gen, rng, record=True, greedy=False, offset=0,
+                  baseline=None):
     """Run every game of `g` (reset with `seed`) to its end. Returns the buffers and the learner's
     return per game. `opponents`: one opponent or a list, game b playing opponents[(offset + b) % len]
     (``offset``: the shard's first global game, so the assignment does not depend on the sharding);
-    an opponent is None (uniform random), an Agent (``act_batch``) or a model."""
+    an opponent is None (uniform random), an Agent (``act_batch``) or a model. ``baseline`` (per game,
+    optional) is subtracted from the reward the buffers credit (not from the returned returns)."""
     opponents = _as_list(opponents)
     n, _ = learner.shape
     g.reset(seed=seed)
@@ -325,6 +346,7 @@ def play_episodes(torch, g, model, opponents, learner, seed, gen, rng, record=Tr
     last = np.full(n, -1, np.int64)
     final = []                     # (sample index, reward) credited when a game pays out
     ret = np.zeros(n)
+    owed = np.ones(n, bool)
     decisions = 0
     while True:
         cp = np.asarray(g.current_player, dtype=np.int64)
@@ -356,7 +378,11 @@ def play_episodes(torch, g, model, opponents, learner, seed, gen, rng, record=Tr
             mine_r = (r[got] * learner[got]).sum(1) / learner[got].sum(1)
             ret[got] += mine_r
             paid = last[got] >= 0
-            final.append(np.stack([last[got][paid], mine_r[paid]], 1))
+            credit = mine_r
+            if baseline is not None:    # the whole baseline at a game's first payout
+                credit = mine_r - np.where(owed[got], baseline[got], 0.0)
+                owed[got] = False
+            final.append(np.stack([last[got][paid], credit[paid]], 1))
     if record and buf["obs"]:
         data = {k: np.concatenate(v) for k, v in buf.items()}
         data["rew"] = np.zeros(n_rec, np.float32)
@@ -397,7 +423,8 @@ class RolloutWorker:
     process by ``LocalCollector`` and inside Ray actors by ``agents.distributed.RayCollector``."""
 
     def __init__(self, game: str, env_config: dict, n_envs: int, shard: int, start: int, size: int,
-                 hidden: int, layers: int, seed: int, threads: int | None = None, activation: str = "tanh"):
+                 hidden: int, layers: int, seed: int, threads: int | None = None, activation: str = "tanh",
+                 baseline: str | None = None):
         import torch
 
         from agents.arena import num_players
@@ -415,6 +442,7 @@ class RolloutWorker:
         self.opponent_models = [build_model(*self.sizes)]
         self.env_config = dict(env_config)
         self.agents: dict = {}
+        self.baseline, self.g_base = baseline, None
         self.cpu_s = 0.0
 
     def ready(self) -> int:
@@ -465,8 +493,14 @@ class RolloutWorker:
             learner = _learner_seats(self.game, self.n_players, self.n_envs, iteration)[self.start:self.start + self.size]
         gen = torch.Generator().manual_seed(s)
         rng = np.random.default_rng(s)
+        baseline = None
+        if self.baseline and not all_seats:
+            if self.g_base is None:
+                self.g_base = make_batch(self.game, self.size, **self.env_config)
+            agent = self._opponents(self.baseline, s)[0]
+            baseline = baseline_returns(self.g_base, agent, learner, seed0 + self.start)
         data, ret, dec = play_episodes(torch, self.g, self.model, opponents, learner, seed0 + self.start, gen, rng,
-                                       offset=self.start)
+                                       offset=self.start, baseline=baseline)
         if data is not None:
             data["game"] = data["game"] + self.start
         self.cpu_s += time.process_time() - cpu0
@@ -486,7 +520,7 @@ def _worker_args(cfg: TrainConfig, workers: int) -> list[tuple]:
 
 
 def _worker_kwargs(cfg: TrainConfig) -> dict:
-    return {"activation": cfg.activation}
+    return {"activation": cfg.activation, "baseline": cfg.baseline}
 
 
 class LocalCollector:

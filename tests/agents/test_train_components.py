@@ -119,3 +119,28 @@ def test_collection_plays_the_learners_network(activation):
     lp = torch.log_softmax(logits, 1).gather(1, torch.as_tensor(data["act"])[:, None]).squeeze(1).numpy()
     np.testing.assert_allclose(lp, data["logp"], atol=1e-5)
     np.testing.assert_allclose(value.numpy(), data["val"], atol=1e-5)
+
+
+def test_the_baseline_is_the_agents_own_result_on_the_same_deal():
+    """baseline_returns plays the deal with the agent in every seat; play_episodes subtracts it from the
+    reward it credits, once per game, and leaves the returns it reports alone."""
+    require("courtpiece")
+    from agents import make_agent
+    from agents.arena import play_batch
+    from agents.learned import build_model
+    from agents.train import _learner_seats, baseline_returns, play_episodes
+    from cardzoo.registry import make_batch
+
+    h = make_agent("heuristic", "courtpiece", seed=0)
+    learner = _learner_seats("courtpiece", 4, 6, 1)
+    base = baseline_returns(make_batch("courtpiece", 6), h, learner, 40)
+    totals = play_batch("courtpiece", [h], np.zeros((6, 4), np.int64), seed=40)
+    np.testing.assert_allclose(base, (totals * learner).sum(1) / 2)
+    model = build_model(916, 60, 16, 1, "relu")
+    runs = []
+    for b in (None, base):
+        gen, rng = torch.Generator().manual_seed(0), np.random.default_rng(0)
+        runs.append(play_episodes(torch, make_batch("courtpiece", 6), model, h, learner, 40, gen, rng, baseline=b))
+    (d0, r0, _), (d1, r1, _) = runs
+    np.testing.assert_array_equal(r0, r1)
+    np.testing.assert_allclose(d0["rew"].sum() - d1["rew"].sum(), base.sum(), atol=1e-4)
