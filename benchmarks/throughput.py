@@ -26,10 +26,15 @@ from cardzoo.registry import list_games, make, make_batch
 
 
 def _one_core() -> None:
-    """Every measurement runs on one core (NUMBA_NUM_THREADS=1) unless the caller set the variable.
-    Done when the benchmark runs, not at import (`cardzoo` imports this module for its options, and
-    `cardzoo train` must keep numba's threads); numba reads the variable before its next compile."""
-    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+    """Every measurement runs on one core unless the caller set NUMBA_NUM_THREADS. Done with
+    ``numba.set_num_threads`` when the benchmark runs, never by changing the variable: numba rereads it
+    at each compile and refuses a new value once its threads run (`cardzoo bench` can run inside a
+    process that goes on compiling, such as a test session or `cardzoo train`)."""
+    if "NUMBA_NUM_THREADS" not in os.environ:
+        import numba
+
+        numba.set_num_threads(1)
+
 
 # (game, label, config) of every cardzoo configuration measured
 CONFIGS = [
