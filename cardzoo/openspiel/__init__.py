@@ -7,8 +7,10 @@
 
 **Parameters** are the env options (each game's rule spec, section 6) under their own names, with
 the spec's defaults. An option whose default is not a plain bool / int / float / string (Court Piece's
-``match_target`` = None, LOPTI's rule lists, Sheng Ji's ``must_defend``) is a JSON string:
-``{"match_target": "3"}``, ``{"must_defend": '["A", "K"]'}``. One more parameter, ``deal_seeds``, is the
+LOPTI's rule lists, Sheng Ji's ``must_defend``) is a JSON string: ``{"must_defend": '["A", "K"]'}``; so is
+a string of digits, which a game string would read back as a number (Sheng Ji's ``start_level``:
+``'"5"'``; a plain ``"A"`` also works). Court Piece's ``match_target`` (an int or None) is an int, 0
+meaning None. One more parameter, ``deal_seeds``, is the
 size of the chance node's outcome set (below).
 
 **A state wraps one AEC env** (the game's own kernels at batch size 1; no rule is implemented here)
@@ -64,13 +66,23 @@ def _parameter_spec(spec: GameSpec) -> dict:
     out = {}
     for f in dataclasses.fields(spec.config_class):
         default = _default(f)
-        out[f.name] = _json_text(default) if _as_json(default) else default
+        if _optional_int(f):
+            out[f.name] = 0
+        else:
+            out[f.name] = _json_text(default) if _as_json(default) else default
     out["deal_seeds"] = _DEAL_SEEDS
     return out
 
 
 def _default(f):
     return f.default if f.default is not dataclasses.MISSING else f.default_factory()
+
+
+def _optional_int(f) -> bool:
+    """An `int | None` option defaulting to None (Court Piece's match_target): an int parameter where
+    0, outside the option's range, stands for None (a JSON "3" would come back from a game string as
+    an int)."""
+    return f.default is None and str(f.type).replace(" ", "") in ("int|None", "Optional[int]")
 
 
 def _as_json(default) -> bool:
@@ -91,7 +103,9 @@ def _env_config(spec: GameSpec, params: dict) -> dict:
             continue
         default = _default(f)
         value = params[f.name]
-        if _as_json(default):
+        if _optional_int(f):
+            value = None if value == 0 else value
+        elif _as_json(default):
             try:
                 value = json.loads(value)
             except (TypeError, json.JSONDecodeError):

@@ -1,0 +1,236 @@
+"""The three games as OpenSpiel games (cardzoo.openspiel): pyspiel's own checks, serialization,
+clones, information states, world resampling, and OpenSpiel's MCTS / IS-MCTS bots playing them.
+
+Skips cleanly when open_spiel is not installed (extra: cardzoo[bench]).
+"""
+from __future__ import annotations
+
+import json
+import pickle
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import cardzoo.openspiel as cos  # noqa: E402
+from agents.base import RandomAgent  # noqa: E402
+
+VARIANTS = ["single_sar", "double_sar", "chhupa_rang", "be_rang", "mendi_coat"]
+
+
+def _sampler():
+    return pyspiel.UniformProbabilitySampler(0.0, 1.0)
+
+
+def _play(state, steps: int, seed: int = 1):
+    """`steps` uniformly random actions (fewer if the episode ends)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def _dealt(name: str, params: dict | None = None, seed: int = 3, steps: int = 0):
+    game = pyspiel.load_game(name, params or {})
+    state = game.new_initial_state()
+    state.apply_action(seed)
+    return game, _play(state, steps)
+
+
+def test_the_three_games_are_registered():
+    registered = {t.short_name for t in pyspiel.registered_games()}
+    assert set(cos.GAME_NAMES) == {"cardzoo_courtpiece", "cardzoo_lopti", "cardzoo_shengji"} <= registered
+    game = pyspiel.load_game("cardzoo_courtpiece")
+    t = game.get_type()
+    assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert (game.num_players(), game.num_distinct_actions(), game.observation_tensor_shape()) == (4, 60, [916])
+    assert game.information_state_tensor_shape() == [916]
+
+
+def test_parameters_are_the_env_options():
+    """Section 6 of each spec: names and defaults; JSON text for options pyspiel cannot hold."""
+    game, state = _dealt("cardzoo_courtpiece", {"variant": "double_sar"})
+    assert state.env.config.variant == "double_sar"
+    assert game.get_parameters()["variant"] == "double_sar" and game.get_parameters()["match_target"] == 0
+    assert game.get_type().reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    game, state = _dealt("cardzoo_courtpiece", {"episode": "match", "match_target": 3})
+    assert state.env.config.match_target == 3 and state.env.config.episode == "match"
+    assert game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS  # section 5: paid per bazi
+    _, state = _dealt("cardzoo_shengji", {"decks": 1, "start_level": '"5"', "must_defend": '["A", "K"]'})
+    assert (state.env.config.decks, state.env.config.start_level, state.env.config.must_defend) == (1, "5", ("A", "K"))
+    game = pyspiel.load_game("cardzoo_lopti", {"num_players": 3})
+    assert game.num_players() == 3
+    with pytest.raises(ValueError, match="variant"):
+        pyspiel.load_game("cardzoo_courtpiece", {"variant": "no_such_variant"})
+    with pytest.raises(ValueError, match="must_defend"):
+        pyspiel.load_game("cardzoo_shengji", {"must_defend": "[A"})
+
+
+def test_the_chance_outcome_is_the_env_seed():
+    import courtpiece_env
+
+    _, state = _dealt("cardzoo_courtpiece", seed=17)
+    env = courtpiece_env.raw_env()
+    env.reset(seed=17)
+    assert state.env.public_state() == env.public_state()
+    assert [state.env.hand(s) for s in range(4)] == [env.hand(s) for s in range(4)]
+    game = state.get_game()
+    outcomes = game.new_initial_state().chance_outcomes()
+    assert len(outcomes) == game.max_chance_outcomes() == 1 << 16
+    assert outcomes[5] == (5, 1.0 / (1 << 16))
+
+
+@pytest.mark.parametrize("name,params,sims,serialize", [
+    *[("cardzoo_courtpiece", {"variant": v}, 2, True) for v in VARIANTS],
+    ("cardzoo_courtpiece", {"variant": "mendi_coat", "mendi_trump": "band"}, 2, True),
+    ("cardzoo_courtpiece", {"episode": "match", "match_target": 2}, 1, False),
+    *[("cardzoo_lopti", {"num_players": n}, 1, False) for n in (2, 5)],
+    *[("cardzoo_shengji", {"decks": d}, 1, False) for d in (1, 2, 3, 4)],
+])
+def test_random_sim_test(name, params, sims, serialize):
+    """OpenSpiel's own consistency test (returns in bounds and zero-sum, clone, history, tensors);
+    with serialize, a serialize/deserialize round trip at every step (the long games get the round
+    trip in test_serialize_round_trip)."""
+    game = pyspiel.load_game(name, params)
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=serialize, verbose=False)
+
+
+@pytest.mark.parametrize("name,steps", [("cardzoo_courtpiece", 25), ("cardzoo_lopti", 60), ("cardzoo_shengji", 120)])
+def test_serialize_round_trip(name, steps):
+    game, state = _dealt(name, steps=steps)
+    n = game.num_players()
+    for twin in (pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1],
+                 game.deserialize_state(state.serialize()), pickle.loads(pickle.dumps(state))):
+        assert str(twin) == str(state) and twin.legal_actions() == state.legal_actions()
+        assert [twin.information_state_string(p) for p in range(n)] == [state.information_state_string(p)
+                                                                         for p in range(n)]
+        assert twin.observation_tensor(1) == state.observation_tensor(1)
+    record = json.loads(state.serialize())
+    assert record["seed"] == 3 and len(record["actions"]) == steps
+    with pytest.raises(ValueError, match="not a state"):
+        game.deserialize_state(json.dumps(dict(record, game="other")))
+
+
+@pytest.mark.parametrize("name", ["cardzoo_courtpiece", "cardzoo_shengji"])
+def test_clones_are_independent(name):
+    game, state = _dealt(name, steps=30)
+    before = (str(state), state.legal_actions(), state.information_state_string(0), state.history())
+    twin = state.clone()
+    _play(twin, 5, seed=9)
+    assert (str(state), state.legal_actions(), state.information_state_string(0), state.history()) == before
+    again = state.clone()
+    _play(again, 5, seed=9)
+    assert str(again) == str(twin) and again.returns() == twin.returns()
+    assert again.information_state_string(2) == twin.information_state_string(2)
+
+
+def test_information_state_hides_a_private_action():
+    """CP-7.1 / spec 3.2: the card hidden face down in chhupa_rang is known to the hider only, so the
+    other seats' information states cannot tell which it was; the hider's can."""
+    _, state = _dealt("cardzoo_courtpiece", {"variant": "chhupa_rang"})
+    hider = state.current_player()
+    assert state.env.public_state()["phase"] == "hide"
+    cards = [a for a in state.legal_actions() if a < 52][:2]
+    a, b = state.clone(), state.clone()
+    a.apply_action(cards[0])
+    b.apply_action(cards[1])
+    for p in range(4):
+        same = a.information_state_string(p) == b.information_state_string(p)
+        assert same == (p != hider), p
+    assert a.observation_tensor(hider) != b.observation_tensor(hider)
+    assert a.observation_string((hider + 1) % 4) == b.observation_string((hider + 1) % 4)
+    assert a.information_state_string(hider) != state.information_state_string(hider)
+    with pytest.raises(ValueError, match="face-down"):
+        _play(a, 6).resample_from_infostate(a.current_player(), _sampler())
+
+
+@pytest.mark.parametrize("name,params,steps", [
+    ("cardzoo_courtpiece", {}, 0),               # the trump call (first five only)
+    ("cardzoo_courtpiece", {}, 20),              # card play
+    ("cardzoo_courtpiece", {"variant": "double_sar"}, 30),
+    ("cardzoo_lopti", {}, 40),
+    ("cardzoo_shengji", {}, 100),
+])
+def test_resample_from_infostate(name, params, steps):
+    """The worlds keep everything the seat saw (information state, observation, legal actions) and
+    vary what it did not (another seat's hand); the real state is untouched."""
+    game, state = _dealt(name, params, steps=steps)
+    p = state.current_player()
+    before = str(state)
+    q = (p + 1) % game.num_players()
+    hands = set()
+    for _ in range(4):
+        world = state.resample_from_infostate(p, _sampler())
+        assert world.information_state_string(p) == state.information_state_string(p)
+        assert world.legal_actions() == state.legal_actions()
+        assert world.current_player() == p and world.returns() == state.returns()
+        if name != "cardzoo_shengji":  # its worlds are preset-declaring hands: the table entries agree
+            assert world.observation_tensor(p) == state.observation_tensor(p)
+        hands.add(str(world.env.hand(q)))
+        _play(world, 3)          # a world plays on as a state of the game
+    assert len(hands) > 1
+    assert str(state) == before
+
+
+def test_resample_needs_a_covered_position():
+    _, state = _dealt("cardzoo_shengji")
+    assert state.env.public_state()["phase"] == "DECLARE"
+    with pytest.raises(ValueError, match="no information-set sampler"):
+        state.resample_from_infostate(state.current_player(), _sampler())
+
+
+def _full_game(game, bots, seed):
+    state = game.new_initial_state()
+    state.apply_action(seed)
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].step(state))
+    return state
+
+
+@pytest.mark.parametrize("kind", ["mcts", "ismcts"])
+def test_openspiel_search_bots_play_a_full_game(kind):
+    from open_spiel.python.algorithms import ismcts, mcts
+    from open_spiel.python.bots.uniform_random import UniformRandomBot
+
+    game = pyspiel.load_game("cardzoo_courtpiece")
+    rs = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(1, rs)
+    if kind == "mcts":   # perfect-information search over the true state: a baseline
+        bot = mcts.MCTSBot(game, 2.0, 8, evaluator, random_state=rs)
+    else:
+        bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 8, random_state=rs)
+    bots = [bot, UniformRandomBot(1, rs), bot, UniformRandomBot(3, rs)]
+    state = _full_game(game, bots, 11)
+    r = state.returns()
+    assert r[0] == r[2] == -r[1] == -r[3] != 0.0
+    assert state.env.public_state()["phase"] == "over"
+
+
+@pytest.mark.parametrize("name", ["courtpiece", "lopti", "shengji"])
+def test_heuristic_agents_as_openspiel_bots(name):
+    """AgentBot plays exactly the game the agents play on the AEC env (same seed, same agents)."""
+    from agents import make_agent
+    from cardzoo.registry import make
+
+    def agents():
+        return [make_agent("heuristic", name, seed=s) if s % 2 == 0 else RandomAgent(name, seed=s) for s in range(4)]
+
+    game = pyspiel.load_game(f"cardzoo_{name}")
+    state = _full_game(game, [cos.AgentBot(a, s) for s, a in enumerate(agents())], 5)
+    env = make(name).unwrapped
+    env.reset(seed=5)
+    seats = agents()
+    total = np.zeros(env.num_players)
+    while env.agents and not all(env.terminations.values()) and not all(env.truncations.values()):
+        seat = env.seat_of(env.agent_selection)
+        obs = env.observe(env.agent_selection)
+        if seats[seat].needs_env:
+            seats[seat].observe_env(env, seat)
+        env.step(int(seats[seat].act(obs["observation"], obs["action_mask"])))
+        total += [env.rewards[a] for a in env.possible_agents]
+    assert state.env.public_state() == env.public_state()
+    assert state.returns() == total.tolist() and any(total)
