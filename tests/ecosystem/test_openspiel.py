@@ -84,6 +84,25 @@ def test_the_chance_outcome_is_the_env_seed():
     assert outcomes[5] == (5, 1.0 / (1 << 16))
 
 
+def test_bad_actions_raise_and_change_nothing():
+    """Spec 9.6: an illegal action is a ValueError naming it, and the state stays as it was."""
+    game = pyspiel.load_game("cardzoo_courtpiece", {"deal_seeds": 10})
+    state = game.new_initial_state()
+    assert len(state.chance_outcomes()) == game.max_chance_outcomes() == 10
+    with pytest.raises(ValueError, match="outside 0..9"):
+        state.apply_action(10)
+    state.apply_action(3)
+    before, history = str(state), state.history()
+    illegal = next(a for a in range(60) if a not in state.legal_actions())
+    with pytest.raises(ValueError, match="illegal action"):
+        state.apply_action(illegal)
+    with pytest.raises(ValueError, match="outside 0..59"):
+        state.apply_action(99)
+    assert str(state) == before and state.history() == history
+    assert state.action_to_string(state.current_player(), 52) == "call trump C"
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 3) == "deal seed 3"
+
+
 @pytest.mark.parametrize("name,params,sims,serialize", [
     *[("cardzoo_courtpiece", {"variant": v}, 2, True) for v in VARIANTS],
     ("cardzoo_courtpiece", {"variant": "mendi_coat", "mendi_trump": "band"}, 2, True),
@@ -208,6 +227,17 @@ def test_openspiel_search_bots_play_a_full_game(kind):
     r = state.returns()
     assert r[0] == r[2] == -r[1] == -r[3] != 0.0
     assert state.env.public_state()["phase"] == "over"
+
+
+def test_an_agent_that_reads_the_env_as_an_openspiel_bot():
+    """The PIMC search agent (needs_env: it reads public_state()) plays through AgentBot too."""
+    from agents import make_agent
+
+    game = pyspiel.load_game("cardzoo_courtpiece")
+    pimc = make_agent("pimc:samples=8", "courtpiece", seed=0)
+    bots = [cos.AgentBot(pimc if s % 2 == 0 else RandomAgent("courtpiece", seed=s), s) for s in range(4)]
+    state = _full_game(game, bots, 2)
+    assert pimc.stats["searched"] > 0 and state.is_terminal()
 
 
 @pytest.mark.parametrize("name", ["courtpiece", "lopti", "shengji"])
