@@ -10,21 +10,21 @@ the spec's defaults. An option whose default is not a plain bool / int / float /
 LOPTI's rule lists, Sheng Ji's ``must_defend``) is a JSON string: ``{"must_defend": '["A", "K"]'}``; so is
 a string of digits, which a game string would read back as a number (Sheng Ji's ``start_level``:
 ``'"5"'``; a plain ``"A"`` also works). Court Piece's ``match_target`` (an int or None) is an int, 0
-meaning None. One more parameter, ``deal_seeds``, is the
-size of the chance node's outcome set (below).
+meaning None. One more parameter, ``deal_seed_bytes``, sets the chance nodes (below).
 
 **A state wraps one AEC env** (the game's own kernels at batch size 1; no rule is implemented here)
 and the action sequence that led to it, so it can always be rebuilt: ``clone`` and ``deserialize``
 replay the actions on a fresh env through the public ``reset``/``step``.
 
-**Chance.** The first node is a chance node with ``deal_seeds`` equally likely outcomes; outcome ``s``
-is ``env.reset(seed=s)``, which makes the deal and every later random event of the episode (the
-Court Piece dealer draw, LOPTI's rock-paper-scissors coins and reshuffles, Sheng Ji redeals) exactly
-as ``courtpiece_env.env().reset(seed=s)`` does. The deals are sampled, not enumerated: there are
+**Chance.** An episode starts with ``deal_seed_bytes`` (default 4) chance nodes of 256 equally likely
+outcomes each: they spell an env seed s, big-endian (outcomes 0, 0, 1, 2 are s = 258), and the env
+starts with ``env.reset(seed=s)``, which makes the deal and every later random event of the episode
+(the Court Piece dealer draw, LOPTI's rock-paper-scissors coins and reshuffles, Sheng Ji redeals)
+exactly as the PettingZoo env does with that seed. The deals are sampled, not enumerated: there are
 about 5e28 ways to deal 52 cards to four seats (more with Sheng Ji's decks), far beyond an action id,
 and dealing card by card as chance nodes would not cover the other random events, which the envs
-draw from the episode's generator. So chance-sampling algorithms see ``deal_seeds`` (default 2**16)
-distinct episodes.
+draw from the episode's generator. A few small chance nodes rather than one with 2**32 outcomes keep
+chance sampling cheap for OpenSpiel's Python algorithms (they draw from the full outcome list).
 
 **Observations.** ``observation_tensor(p)`` and ``information_state_tensor(p)`` are seat p's cardzoo
 observation (float32, the spec's section 3.4 / 9: everything p sees, nothing hidden from it).
@@ -54,7 +54,8 @@ import pyspiel
 
 from cardzoo.openspiel.worlds import GAMES, GameSpec
 
-_DEAL_SEEDS = 1 << 16
+_SEED_BYTES = 4
+_CHANCE = [(b, 1.0 / 256) for b in range(256)]
 
 
 def _digest(prev: bytes, obs: bytes) -> bytes:
@@ -70,7 +71,7 @@ def _parameter_spec(spec: GameSpec) -> dict:
             out[f.name] = 0
         else:
             out[f.name] = _json_text(default) if _as_json(default) else default
-    out["deal_seeds"] = _DEAL_SEEDS
+    out["deal_seed_bytes"] = _SEED_BYTES
     return out
 
 
@@ -184,16 +185,16 @@ class CardzooGame(pyspiel.Game):
         params = dict(params or {})
         spec = self.spec
         self.env_config = _env_config(spec, params)
-        self.deal_seeds = int(params.get("deal_seeds", _DEAL_SEEDS))
-        if self.deal_seeds < 1:
-            raise ValueError(f"parameter deal_seeds={self.deal_seeds}: must be >= 1")
+        self.seed_bytes = int(params.get("deal_seed_bytes", _SEED_BYTES))
+        if not 1 <= self.seed_bytes <= 8:
+            raise ValueError(f"parameter deal_seed_bytes={self.seed_bytes}: must be 1..8")
         from cardzoo.registry import make
 
         self.namer = make(spec.name, raw=True, **self.env_config)  # validates the options too
         cfg = self.namer.config
         n = self.namer.num_players
         low, high = spec.utility_bounds(cfg)
-        info = pyspiel.GameInfo(num_distinct_actions=self.namer.num_actions, max_chance_outcomes=self.deal_seeds,
+        info = pyspiel.GameInfo(num_distinct_actions=self.namer.num_actions, max_chance_outcomes=256,
                                 num_players=n, min_utility=float(low), max_utility=float(high),
                                 utility_sum=0.0, max_game_length=int(spec.max_length(cfg)))
         reward_model = (pyspiel.GameType.RewardModel.TERMINAL if spec.single_deal(cfg)
@@ -201,7 +202,6 @@ class CardzooGame(pyspiel.Game):
         super().__init__(_game_type(spec, reward_model), info, params)
         self.num_seats = n
         self.rng = np.random.default_rng()
-        self._chance = None
 
     def new_initial_state(self):
         return CardzooState(self)
@@ -220,12 +220,6 @@ class CardzooGame(pyspiel.Game):
                              "information) only")
         return _Observer(self.namer.observation_size, perfect)
 
-    def chance_outcomes(self):
-        if self._chance is None:
-            p = 1.0 / self.deal_seeds
-            self._chance = [(s, p) for s in range(self.deal_seeds)]
-        return self._chance
-
 
 def _game_type(spec: GameSpec, reward_model) -> pyspiel.GameType:
     return pyspiel.GameType(
@@ -241,13 +235,14 @@ def _game_type(spec: GameSpec, reward_model) -> pyspiel.GameType:
 
 
 class CardzooState(pyspiel.State):
-    """One position: a `Table` (None at the chance node), the returns so far and each seat's digest
-    of its observation history."""
+    """One position: a `Table` (None at the chance nodes, which collect the seed's bytes in
+    `seed_bytes`), the returns so far and each seat's observation history."""
 
     def __init__(self, game: CardzooGame):
         super().__init__(game)
         self._game = game
         self.table: Table | None = None
+        self.seed_bytes: list[int] = []
         self._n = game.num_seats
         self._returns = np.zeros(self._n)
         self._rewards = np.zeros(self._n)
@@ -261,13 +256,22 @@ class CardzooState(pyspiel.State):
         state = cls(game)
         if record.get("game", game.spec.name) != game.spec.name:
             raise ValueError(f"a {record.get('game')!r} record is not a state of cardzoo_{game.spec.name}")
-        if record.get("seed") is None and record.get("options") is None:
+        seed, options = record.get("seed"), record.get("options")
+        config = record.get("config", game.env_config)
+        actions = [int(a) for a in record.get("actions", ())]
+        if seed is None and options is None:
+            for b in record.get("seed_bytes", ()):
+                state.apply_action(int(b))
             return state
-        actions = list(record.get("actions", ()))
-        state._start(Table(game.spec.name, record.get("config", game.env_config), record.get("seed"),
-                           record.get("options")))
+        if options is None and config == game.env_config and 0 <= seed < 256 ** game.seed_bytes:
+            state.deal(seed)  # through pyspiel's apply_action: the history is the episode's own
+            for a in actions:
+                state.apply_action(a)
+            return state
+        # a resampled world (injected cards, perhaps another config): rebuilt, with no chance history
+        state._start(Table(game.spec.name, config, seed, options))
         for a in actions:
-            state._apply_action(int(a))
+            state._apply_action(a)
         return state
 
     def _start(self, table: Table) -> None:
@@ -288,7 +292,7 @@ class CardzooState(pyspiel.State):
         return self._actor == pyspiel.PlayerId.TERMINAL
 
     def chance_outcomes(self):
-        return self._game.chance_outcomes()
+        return _CHANCE
 
     def _legal_actions(self, player):
         if player != self._actor:
@@ -297,9 +301,12 @@ class CardzooState(pyspiel.State):
 
     def _apply_action(self, action):
         if self.table is None:
-            if not 0 <= action < self._game.deal_seeds:
-                raise ValueError(f"chance outcome {action} is outside 0..{self._game.deal_seeds - 1}")
-            self._start(Table(self._game.spec.name, self._game.env_config, int(action), None))
+            if not 0 <= action < 256:
+                raise ValueError(f"chance outcome {action} is outside 0..255 (a byte of the deal seed)")
+            self.seed_bytes.append(int(action))
+            if len(self.seed_bytes) == self._game.seed_bytes:
+                seed = int.from_bytes(bytes(self.seed_bytes), "big")
+                self._start(Table(self._game.spec.name, self._game.env_config, seed, None))
             return
         if self._actor < 0:
             raise ValueError("the episode is over: no action applies")
@@ -314,7 +321,7 @@ class CardzooState(pyspiel.State):
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal seed {action}"
+            return f"deal seed byte {action}"
         return self._game.namer.action_name(int(action))
 
     def returns(self):
@@ -343,21 +350,22 @@ class CardzooState(pyspiel.State):
     def clone(self):
         twin = CardzooState(self._game)
         twin.table = None if self.table is None else self.table.copy()
+        twin.seed_bytes = list(self.seed_bytes)
         twin._returns, twin._rewards = self._returns.copy(), self._rewards.copy()
         twin._recall = self._recall.copy()
         twin._actor = self._actor
         return twin
 
     def serialize(self):
-        return json.dumps({} if self.table is None else self.table.record())
+        return json.dumps({"seed_bytes": self.seed_bytes} if self.table is None else self.table.record())
 
     def resample_from_infostate(self, player, sampler):
         """A state of the same game in which seat `player` has seen exactly what it saw here (same
         information state string, observation and legal actions), the hidden cards drawn by the
         game's information-set sampler (`cardzoo.worlds`); ValueError where no sampler covers the
         position. `sampler` (OpenSpiel's probability sampler) seeds the draw."""
-        if self.table is None:
-            return CardzooState(self._game)
+        if self.table is None:  # nothing is hidden before the deal
+            return self.clone()
         seed = int(sampler() * 2.0 ** 53) if sampler is not None else int(self._game.rng.integers(2 ** 53))
         rng = np.random.default_rng(seed)
         table = self._game.spec.resample(self.table, int(player), rng)
@@ -370,6 +378,17 @@ class CardzooState(pyspiel.State):
         twin._sync()
         return twin
 
+    def deal(self, seed: int) -> None:
+        """At the start of an episode: apply the chance outcomes that spell env seed `seed` (the
+        episode is then ``env.reset(seed=seed)``'s)."""
+        if self.table is not None or self.seed_bytes:
+            raise ValueError("deal(seed) starts an episode: this state is past its first chance node")
+        n = self._game.seed_bytes
+        if not 0 <= seed < 256 ** n:
+            raise ValueError(f"seed {seed} does not fit in deal_seed_bytes={n} bytes")
+        for b in int(seed).to_bytes(n, "big"):
+            self.apply_action(b)
+
     @property
     def env(self):
         """The raw AEC env at this position (read it; stepping it directly desynchronises the state)."""
@@ -377,7 +396,7 @@ class CardzooState(pyspiel.State):
 
     def __str__(self):
         if self.table is None:
-            return "chance node: the deal"
+            return f"chance: deal seed bytes {self.seed_bytes}"
         return self.table.env.render()
 
 

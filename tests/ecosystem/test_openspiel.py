@@ -36,7 +36,7 @@ def _play(state, steps: int, seed: int = 1):
 def _dealt(name: str, params: dict | None = None, seed: int = 3, steps: int = 0):
     game = pyspiel.load_game(name, params or {})
     state = game.new_initial_state()
-    state.apply_action(seed)
+    state.deal(seed)
     return game, _play(state, steps)
 
 
@@ -70,27 +70,34 @@ def test_parameters_are_the_env_options():
         pyspiel.load_game("cardzoo_shengji", {"must_defend": "[A"})
 
 
-def test_the_chance_outcome_is_the_env_seed():
+def test_the_chance_outcomes_spell_the_env_seed():
     import courtpiece_env
 
-    _, state = _dealt("cardzoo_courtpiece", seed=17)
+    game = pyspiel.load_game("cardzoo_courtpiece")
+    state = game.new_initial_state()
+    for b in (0, 0, 1, 2):
+        assert state.is_chance_node() and state.chance_outcomes() == [(o, 1 / 256) for o in range(256)]
+        assert game.deserialize_state(state.serialize()).history() == state.history()
+        state.apply_action(b)
     env = courtpiece_env.raw_env()
-    env.reset(seed=17)
+    env.reset(seed=258)
     assert state.env.public_state() == env.public_state()
     assert [state.env.hand(s) for s in range(4)] == [env.hand(s) for s in range(4)]
-    game = state.get_game()
-    outcomes = game.new_initial_state().chance_outcomes()
-    assert len(outcomes) == game.max_chance_outcomes() == 1 << 16
-    assert outcomes[5] == (5, 1.0 / (1 << 16))
+    twin = game.new_initial_state()
+    twin.deal(258)
+    assert twin.history() == [0, 0, 1, 2] and str(twin) == str(state)
+    assert game.max_chance_outcomes() == 256
+    small = pyspiel.load_game("cardzoo_courtpiece", {"deal_seed_bytes": 1})
+    with pytest.raises(ValueError, match="does not fit"):
+        small.new_initial_state().deal(256)
 
 
 def test_bad_actions_raise_and_change_nothing():
     """Spec 9.6: an illegal action is a ValueError naming it, and the state stays as it was."""
-    game = pyspiel.load_game("cardzoo_courtpiece", {"deal_seeds": 10})
+    game = pyspiel.load_game("cardzoo_courtpiece", {"deal_seed_bytes": 1})
     state = game.new_initial_state()
-    assert len(state.chance_outcomes()) == game.max_chance_outcomes() == 10
-    with pytest.raises(ValueError, match="outside 0..9"):
-        state.apply_action(10)
+    with pytest.raises(ValueError, match="outside 0..255"):
+        state.apply_action(256)
     state.apply_action(3)
     before, history = str(state), state.history()
     illegal = next(a for a in range(60) if a not in state.legal_actions())
@@ -100,7 +107,7 @@ def test_bad_actions_raise_and_change_nothing():
         state.apply_action(99)
     assert str(state) == before and state.history() == history
     assert state.action_to_string(state.current_player(), 52) == "call trump C"
-    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 3) == "deal seed 3"
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 3) == "deal seed byte 3"
 
 
 @pytest.mark.parametrize("name,params,sims,serialize", [
@@ -204,7 +211,7 @@ def test_resample_needs_a_covered_position():
 
 def _full_game(game, bots, seed):
     state = game.new_initial_state()
-    state.apply_action(seed)
+    state.deal(seed)
     while not state.is_terminal():
         state.apply_action(bots[state.current_player()].step(state))
     return state
