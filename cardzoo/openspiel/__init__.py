@@ -6,8 +6,8 @@
     game = pyspiel.load_game("cardzoo_courtpiece", {"variant": "double_sar"})
 
 **Parameters** are the env options (each game's rule spec, section 6) under their own names, with
-the spec's defaults. An option whose default is not a plain bool / int / float / string (Court Piece's
-LOPTI's rule lists, Sheng Ji's ``must_defend``) is a JSON string: ``{"must_defend": '["A", "K"]'}``; so is
+the spec's defaults. An option whose default is a list or dict (LOPTI's rule lists, Sheng Ji's
+``must_defend``) is a JSON string: ``{"must_defend": '["A", "K"]'}``; so is
 a string of digits, which a game string would read back as a number (Sheng Ji's ``start_level``:
 ``'"5"'``; a plain ``"A"`` also works). Court Piece's ``match_target`` (an int or None) is an int, 0
 meaning None. One more parameter, ``deal_seed_bytes``, sets the chance nodes (below).
@@ -362,7 +362,7 @@ class CardzooState(pyspiel.State):
     def resample_from_infostate(self, player, sampler):
         """A state of the same game in which seat `player` has seen exactly what it saw here (same
         information state string, observation and legal actions), the hidden cards drawn by the
-        game's information-set sampler (`cardzoo.worlds`); ValueError where no sampler covers the
+        game's information-set sampler (`cardzoo.openspiel.worlds`); ValueError where no sampler covers the
         position. `sampler` (OpenSpiel's probability sampler) seeds the draw."""
         if self.table is None:  # nothing is hidden before the deal
             return self.clone()
@@ -373,8 +373,9 @@ class CardzooState(pyspiel.State):
         twin.table = table
         twin._returns, twin._rewards = self._returns.copy(), self._rewards.copy()
         base = self._recall.digest(player)
-        twin._recall = _Recall(self._n, [base if p == player else _digest(b"resampled" + base, table.observation(p).tobytes())
-                                         for p in range(self._n)])
+        # the other seats' histories in the drawn world are unknown: they start from here
+        others = [_digest(b"resampled" + base, table.observation(p).tobytes()) for p in range(self._n)]
+        twin._recall = _Recall(self._n, [base if p == player else others[p] for p in range(self._n)])
         twin._sync()
         return twin
 

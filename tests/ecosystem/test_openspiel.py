@@ -179,11 +179,15 @@ def test_information_state_hides_a_private_action():
     ("cardzoo_courtpiece", {}, 20),              # card play
     ("cardzoo_courtpiece", {"variant": "double_sar"}, 30),
     ("cardzoo_lopti", {}, 40),
-    ("cardzoo_shengji", {}, 100),
+    ("cardzoo_shengji", {}, 100),                # a lead or follow about to be composed
+    ("cardzoo_shengji", {}, 103),                # mid-composition: cards already selected
 ])
 def test_resample_from_infostate(name, params, steps):
-    """The worlds keep everything the seat saw (information state, observation, legal actions) and
-    vary what it did not (another seat's hand); the real state is untouched."""
+    """The worlds keep everything the seat saw (observation, legal actions; so its information state
+    string, which they carry over) and vary what it did not (another seat's hand); the seat's own
+    next move keeps the information states equal; the real state is untouched."""
+    from agents.shengji_search import _COMPARE
+
     game, state = _dealt(name, params, steps=steps)
     p = state.current_player()
     before = str(state)
@@ -194,9 +198,17 @@ def test_resample_from_infostate(name, params, steps):
         assert world.information_state_string(p) == state.information_state_string(p)
         assert world.legal_actions() == state.legal_actions()
         assert world.current_player() == p and world.returns() == state.returns()
-        if name != "cardzoo_shengji":  # its worlds are preset-declaring hands: the table entries agree
-            assert world.observation_tensor(p) == state.observation_tensor(p)
+        mine, real = np.array(world.observation_tensor(p)), np.array(state.observation_tensor(p))
+        if name == "cardzoo_shengji":  # a world is a preset-declaring hand: the table entries agree
+            mine, real = mine[_COMPARE], real[_COMPARE]
+        assert np.array_equal(mine, real)
         hands.add(str(world.env.hand(q)))
+        if name != "cardzoo_shengji":
+            a = state.legal_actions()[-1]
+            ahead = state.clone()
+            ahead.apply_action(a)
+            world.apply_action(a)
+            assert world.information_state_string(p) == ahead.information_state_string(p)
         _play(world, 3)          # a world plays on as a state of the game
     assert len(hands) > 1
     assert str(state) == before
