@@ -283,3 +283,18 @@ def test_heuristic_agents_as_openspiel_bots(name):
         total += [env.rewards[a] for a in env.possible_agents]
     assert state.env.public_state() == env.public_state()
     assert state.returns() == total.tolist() and any(total)
+
+
+def test_the_snippets_of_docs_openspiel_run():
+    """Every ```python block of docs/openspiel.md runs as pasted (the search budget shrunk)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "openspiel.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 2 and any("ISMCTSBot(" in b for b in blocks)
+    for src in blocks:
+        src = src.replace("2.0, 100,", "2.0, 4,")
+        namespace: dict = {}
+        exec(compile(src, "docs/openspiel.md", "exec"), namespace)
+    assert namespace.get("bots") is not None
