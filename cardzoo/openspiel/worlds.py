@@ -11,7 +11,8 @@ what a seat may know:
   (``chhupa_rang``, Mendi Coat Band), changed cards or trump, match episodes.
 * **LOPTI** (`agents.lopti_search.Situation.sample`): in the play phase of a single round, the hidden
   hands, face-down cards and draw pile, injected as a section 7.2 position (``reset(options={"state":
-  ...})``). Not covered: the swap phase, session episodes.
+  ...})``). In the swap phase before it, a deal that keeps the face-up cards, the swaps made and the
+  seat's own hand (`_lopti_swap_world`), the swaps replayed. Not covered: session episodes.
 * **Sheng Ji** (`agents.shengji_search.Situation.sample_many`): at the start of a lead or follow of a
   one-hand episode, a deal consistent with the tricks, hand sizes, shown cards and voids, started with
   the real hand's banker, levels and trump (``declaration_mode="preset"``) and replayed through the
@@ -136,7 +137,10 @@ def _lopti_resample(real, seat, rng):
     from agents.lopti_search import Situation
 
     env = real.env
-    sit = Situation(env.public_state(), seat, real.observation(seat), _config_dict(env))
+    ps = env.public_state()
+    if ps["phase"] == "swap" and not env.config.session and real.options is None:
+        return _draw(real, seat, rng, lambda g: _lopti_swap_world(real, seat, g), "swap")
+    sit = Situation(ps, seat, real.observation(seat), _config_dict(env))
     if sit.supported is not None:
         raise ValueError(f"cardzoo_lopti: no information-set sampler for this position ({sit.supported})")
 
@@ -144,6 +148,36 @@ def _lopti_resample(real, seat, rng):
         state = sit.sample(g)
         return None if state is None else _world(real, real.config, {"state": state}, (), g)
     return _draw(real, seat, rng, build, "play")
+
+
+def _lopti_swap_world(real, seat, rng):
+    """A deal for the swap phase (LO-2.4, LO-3) of a single round: everything public kept -- the
+    face-up cards as dealt, each swap so far (the hand card it put face up was in that hand) -- and
+    the seat's own hand as dealt; the other hands, the face-down cards and the draw pile redrawn.
+    The swaps are then replayed (section 7.1 deal injection)."""
+    from cardzoo.cards import parse_cards
+    from cardzoo.openspiel import Table
+
+    start = Table(real.game, real.config, real.seed, None)   # the deal: only public cards are read,
+    dealt = start.env.public_state()["seats"]                 # and the seat's own hand
+    now = real.env.public_state()["seats"]
+    n = len(dealt)
+    ups = [parse_cards(" ".join(s["up"])) for s in dealt]
+    gave = [[c for c in parse_cards(" ".join(now[s]["up"])) if c not in ups[s]] for s in range(n)]
+    hands = [parse_cards(start.env.hand(seat)) if s == seat else list(gave[s]) for s in range(n)]
+    size = [len(parse_cards(start.env.hand(s))) if s == seat else dealt[s]["hand_size"] for s in range(n)]
+    used = {c for group in ups + hands for c in group}
+    pool = [c for c in range(52) if c not in used]
+    pool = [pool[i] for i in rng.permutation(len(pool))]
+    k = 0
+    seats = []
+    for s in range(n):
+        extra = size[s] - len(hands[s])
+        hand, k = hands[s] + pool[k:k + extra], k + extra
+        down, k = pool[k:k + 3], k + 3
+        seats.append({"down": down, "up": ups[s], "hand": hand})
+    deal = {"seats": seats, "draw": pool[k:], "dealer": int(real.env.public_state()["dealer"])}
+    return _world(real, real.config, {"deal": deal}, real.actions, rng)
 
 
 def _lopti_length(cfg):

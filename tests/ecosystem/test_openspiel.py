@@ -178,6 +178,8 @@ def test_information_state_hides_a_private_action():
     ("cardzoo_courtpiece", {}, 0),               # the trump call (first five only)
     ("cardzoo_courtpiece", {}, 20),              # card play
     ("cardzoo_courtpiece", {"variant": "double_sar"}, 30),
+    ("cardzoo_lopti", {}, 0),                    # the swap phase (LO-3): the first swap
+    ("cardzoo_lopti", {"num_players": 3}, 2),    # ... after two seats swapped or kept
     ("cardzoo_lopti", {}, 40),
     ("cardzoo_shengji", {}, 100),                # a lead or follow about to be composed
     ("cardzoo_shengji", {}, 103),                # mid-composition: cards already selected
