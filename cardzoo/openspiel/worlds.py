@@ -1,8 +1,9 @@
 """What the OpenSpiel bridge needs to know of each game: its options, bounds, and how to draw a world
 consistent with one seat's information (``resample_from_infostate``).
 
-The worlds come from the information-set samplers of cardzoo's search agents — nothing here decides
-what a seat may know:
+The worlds come from the information-set samplers of cardzoo's search agents (the LOPTI swap phase,
+which they do not search, from its public record here), and each is checked against the seat's own
+observation:
 
 * **Court Piece** (`agents.search.Situation`): during the trump call, the deals that keep the
   caller's first five (``sample_call_orders``); in card play, the deals consistent with every card
@@ -16,8 +17,10 @@ what a seat may know:
 * **Sheng Ji** (`agents.shengji_search.Situation.sample_many`): at the start of a lead or follow of a
   one-hand episode, a deal consistent with the tricks, hand sizes, shown cards and voids, started with
   the real hand's banker, levels and trump (``declaration_mode="preset"``) and replayed through the
-  burial and the tricks. Not covered: declaring, naming trump, burying, a composition already
-  begun, ``auto_forced``, match episodes.
+  burial and the tricks (mid-composition: drawn where the composition began, the cards selected
+  since replayed). Not covered: declaring, naming trump, burying, ``auto_forced``, match episodes,
+  and positions where a declared card still shown may have been buried (the sampler keeps shown
+  cards in hand, so every world it draws there fails the check).
 
 A drawn world is kept only if the seat's observation there equals the real one (Sheng Ji: on the
 table entries the search agent compares, as the declaring record of a preset world differs) and its
@@ -63,12 +66,12 @@ def _consistent(real, world, seat: int, compare=None) -> bool:
     return real.actor != seat or np.array_equal(real.mask(), world.mask())
 
 
-def _draw(real, seat: int, rng, build, what: str):
+def _draw(real, seat: int, rng, build, what: str, compare=None):
     """Up to TRIES worlds from `build(rng)` (a Table, or None when the sampler finds none); the first
-    one consistent for `seat`."""
+    one consistent for `seat` (on its `compare` observation entries, if given)."""
     for _ in range(TRIES):
         world = build(rng)
-        if world is not None and _consistent(real, world, seat, getattr(build, "compare", None)):
+        if world is not None and _consistent(real, world, seat, compare):
             return world
     raise ValueError(f"cardzoo_{real.game}: no world consistent with seat {seat}'s information found "
                      f"in {TRIES} draws ({what})")
@@ -219,8 +222,7 @@ def _shengji_resample(real, seat, rng):
         deal = deals[0]
         return _world(real, wcfg, sit.reset_options([int(c) for c in deal]),
                       [int(a) for a in sit.history(deal)] + list(tail), g)
-    build.compare = _COMPARE
-    return _draw(real, seat, rng, build, "lead or follow")
+    return _draw(real, seat, rng, build, "lead or follow", _COMPARE)
 
 
 def _shengji_bounds(cfg):
