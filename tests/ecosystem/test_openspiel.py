@@ -64,6 +64,8 @@ def test_parameters_are_the_env_options():
     assert (state.env.config.decks, state.env.config.start_level, state.env.config.must_defend) == (1, "5", ("A", "K"))
     game = pyspiel.load_game("cardzoo_lopti", {"num_players": 3})
     assert game.num_players() == 3
+    for twin in (pyspiel.deserialize_game(game.serialize()), pyspiel.load_game(str(game))):
+        assert twin.get_parameters() == game.get_parameters()
     with pytest.raises(ValueError, match="variant"):
         pyspiel.load_game("cardzoo_courtpiece", {"variant": "no_such_variant"})
     with pytest.raises(ValueError, match="must_defend"):
@@ -115,6 +117,7 @@ def test_bad_actions_raise_and_change_nothing():
     ("cardzoo_courtpiece", {"variant": "mendi_coat", "mendi_trump": "band"}, 2, True),
     ("cardzoo_courtpiece", {"episode": "match", "match_target": 2}, 1, False),
     *[("cardzoo_lopti", {"num_players": n}, 1, False) for n in (2, 5)],
+    ("cardzoo_lopti", {"num_players": 3, "session": True, "session_rounds": 2}, 1, False),   # REWARDS
     *[("cardzoo_shengji", {"decks": d}, 1, False) for d in (1, 2, 3, 4)],
 ])
 def test_random_sim_test(name, params, sims, serialize):
