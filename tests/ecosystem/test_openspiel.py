@@ -68,6 +68,8 @@ def test_parameters_are_the_env_options():
         assert twin.get_parameters() == game.get_parameters()
     with pytest.raises(ValueError, match="variant"):
         pyspiel.load_game("cardzoo_courtpiece", {"variant": "no_such_variant"})
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'variantt'"):
+        pyspiel.load_game("cardzoo_courtpiece", {"variantt": "double_sar"})
     with pytest.raises(ValueError, match="must_defend"):
         pyspiel.load_game("cardzoo_shengji", {"must_defend": "[A"})
 
