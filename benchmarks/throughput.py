@@ -215,6 +215,15 @@ def bench_openspiel(name, budget):
     return {"decisions_per_s": n / dt, "games_per_s": counter["games"] / dt}
 
 
+def cardzoo_through_pyspiel(games, budget):
+    """Jobs measuring cardzoo's games played through pyspiel (cardzoo.openspiel: every step goes
+    through pyspiel's State API into the AEC env), uniformly random, timed like OpenSpiel's games."""
+    import cardzoo.openspiel  # noqa: F401  (registers the cardzoo_* games)
+
+    return [("cardzoo via OpenSpiel", f"cardzoo_{g} (pyspiel State API)",
+             lambda n=f"cardzoo_{g}": bench_openspiel(n, budget)) for g in games]
+
+
 def bench_rlcard(name, budget):
     import rlcard
     from rlcard.agents import RandomAgent
@@ -314,6 +323,8 @@ def run(args) -> int:
         peers, notes = peer_jobs(args.budget)
         jobs += peers
     games = args.games or list_games()
+    if importlib.util.find_spec("pyspiel"):
+        jobs += cardzoo_through_pyspiel(games, args.budget)
     for game, label, config in CONFIGS:
         if game not in games or (args.quick and (game, label) not in QUICK):
             continue
