@@ -195,7 +195,7 @@ def _lopti_length(cfg):
 
 def _shengji_resample(real, seat, rng):
     from agents.shengji_heuristic import SEL
-    from agents.shengji_search import _COMPARE, Situation
+    from agents.shengji_search import INFOSET_ENTRIES, Situation
     from cardzoo.openspiel import Table
 
     env = real.env
@@ -222,7 +222,7 @@ def _shengji_resample(real, seat, rng):
         deal = deals[0]
         return _world(real, wcfg, sit.reset_options([int(c) for c in deal]),
                       [int(a) for a in sit.history(deal)] + list(tail), g)
-    return _draw(real, seat, rng, build, "lead or follow", _COMPARE)
+    return _draw(real, seat, rng, build, "lead or follow", INFOSET_ENTRIES)
 
 
 def _shengji_bounds(cfg):

@@ -193,7 +193,7 @@ def test_resample_from_infostate(name, params, steps):
     """The worlds keep everything the seat saw (observation, legal actions; so its information state
     string, which they carry over) and vary what it did not (another seat's hand); the seat's own
     next move keeps the information states equal; the real state is untouched."""
-    from agents.shengji_search import _COMPARE
+    from agents.shengji_search import INFOSET_ENTRIES
 
     game, state = _dealt(name, params, steps=steps)
     p = state.current_player()
@@ -207,7 +207,7 @@ def test_resample_from_infostate(name, params, steps):
         assert world.current_player() == p and world.returns() == state.returns()
         mine, real = np.array(world.observation_tensor(p)), np.array(state.observation_tensor(p))
         if name == "cardzoo_shengji":  # a world is a preset-declaring hand: the table entries agree
-            mine, real = mine[_COMPARE], real[_COMPARE]
+            mine, real = mine[INFOSET_ENTRIES], real[INFOSET_ENTRIES]
         assert np.array_equal(mine, real)
         hands.add(str(world.env.hand(q)))
         if name != "cardzoo_shengji":
