@@ -58,7 +58,7 @@ LEAD, FOLLOW = 3, 4
 PHASE_IDS = {"DECLARE": 0, "NAME_TRUMP": 1, "BURY": 2, "LEAD": 3, "FOLLOW": 4, "OVER": 5}
 DEAL_SIZES = {1: (12, 6), 2: (25, 8), 3: (39, 6), 4: (52, 8)}
 # observation entries a sampled world must reproduce exactly (the table, not the declaring record)
-_COMPARE = np.concatenate([np.arange(HAND, HAND + 54), np.arange(PLAYED, PLAYED + 216), np.arange(TRICK, TRICK + 216),
+INFOSET_ENTRIES = np.concatenate([np.arange(HAND, HAND + 54), np.arange(PLAYED, PLAYED + 216), np.arange(TRICK, TRICK + 216),
                            np.arange(HAND_SIZES, HAND_SIZES + 4), np.arange(PHASE, PHASE + 6),
                            np.arange(LEVELS, LEVELS + 2), np.arange(HAND_LEVEL, HAND_LEVEL + 1),
                            np.arange(BANKER, BANKER + 5), np.arange(TRUMP, TRUMP + 6),
@@ -492,7 +492,7 @@ class ShengJiSearch(Agent):
             g.reset(deals=deals, **sit.start_options())
             ok = replay(g, sit.histories(deals))
             obs = g.observe()
-            same = (obs[:, _COMPARE] == sit.obs[_COMPARE][None]).all(axis=1)
+            same = (obs[:, INFOSET_ENTRIES] == sit.obs[INFOSET_ENTRIES][None]).all(axis=1)
             ok &= same
             self.stats["worlds_rejected"] += int((~ok).sum())
             keep = np.flatnonzero(ok)[:want]

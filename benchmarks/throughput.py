@@ -26,10 +26,15 @@ from cardzoo.registry import list_games, make, make_batch
 
 
 def _one_core() -> None:
-    """Every measurement runs on one core (NUMBA_NUM_THREADS=1) unless the caller set the variable.
-    Done when the benchmark runs, not at import (`cardzoo` imports this module for its options, and
-    `cardzoo train` must keep numba's threads); numba reads the variable before its next compile."""
-    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+    """Every measurement runs on one core unless the caller set NUMBA_NUM_THREADS. Done with
+    ``numba.set_num_threads`` when the benchmark runs, never by changing the variable: numba rereads it
+    at each compile and refuses a new value once its threads run (`cardzoo bench` can run inside a
+    process that goes on compiling, such as a test session or `cardzoo train`)."""
+    if "NUMBA_NUM_THREADS" not in os.environ:
+        import numba
+
+        numba.set_num_threads(1)
+
 
 # (game, label, config) of every cardzoo configuration measured
 CONFIGS = [
@@ -210,6 +215,15 @@ def bench_openspiel(name, budget):
     return {"decisions_per_s": n / dt, "games_per_s": counter["games"] / dt}
 
 
+def cardzoo_through_pyspiel(games, budget):
+    """Jobs measuring cardzoo's games played through pyspiel (cardzoo.openspiel: every step goes
+    through pyspiel's State API into the AEC env), uniformly random, timed like OpenSpiel's games."""
+    import cardzoo.openspiel  # noqa: F401  (registers the cardzoo_* games)
+
+    return [("cardzoo via OpenSpiel", f"cardzoo_{g} (pyspiel State API)",
+             lambda n=f"cardzoo_{g}": bench_openspiel(n, budget)) for g in games]
+
+
 def bench_rlcard(name, budget):
     import rlcard
     from rlcard.agents import RandomAgent
@@ -309,6 +323,8 @@ def run(args) -> int:
         peers, notes = peer_jobs(args.budget)
         jobs += peers
     games = args.games or list_games()
+    if importlib.util.find_spec("pyspiel"):
+        jobs += cardzoo_through_pyspiel(games, args.budget)
     for game, label, config in CONFIGS:
         if game not in games or (args.quick and (game, label) not in QUICK):
             continue

@@ -45,7 +45,7 @@ def _counts(text):
 @pytest.mark.parametrize("decks", [1, 2])
 def test_sampled_deals_agree_with_everything_public(decks):
     require("shengji")
-    from agents.shengji_search import _COMPARE, Situation, replay
+    from agents.shengji_search import INFOSET_ENTRIES, Situation, replay
 
     config = {"decks": decks}
     checked = throws = 0
@@ -88,7 +88,7 @@ def test_sampled_deals_agree_with_everything_public(decks):
         g.reset(deals=np.array(deals), **sit.start_options())
         ok = replay(g, sit.histories(np.array(deals)))
         obs = g.observe()
-        same = (obs[:, _COMPARE] == real[_COMPARE][None]).all(axis=1)
+        same = (obs[:, INFOSET_ENTRIES] == real[INFOSET_ENTRIES][None]).all(axis=1)
         assert same[ok].all() or not ok.any()
         assert (obs[ok, 854:] == real[854:]).all()          # same legal mask in every kept world
         checked += int(ok.sum())
