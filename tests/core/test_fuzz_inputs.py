@@ -20,6 +20,7 @@ from cardzoo.options import SEED_MAX
 from courtpiece_env import config as cp_config
 from lopti_env.config import LoptiConfig
 from shengji_env import config as sj_config
+from env_snapshot import snapshot
 
 GAMES = {"courtpiece": courtpiece_env, "lopti": lopti_env, "shengji": shengji_env}
 CONFIG_CLASSES = {"courtpiece": cp_config.CourtPieceConfig, "lopti": LoptiConfig, "shengji": sj_config.Config}
@@ -33,14 +34,6 @@ JUNK = st.one_of(
     st.floats(width=32).map(np.float32), st.just(np.True_), st.just(np.array(3)), st.just(b"AS"),
     st.lists(st.integers(-2, 60), max_size=3), st.just({}),
 )
-
-
-def snapshot(env) -> tuple:
-    raw = env.unwrapped
-    views = [raw.observe(a) for a in raw.possible_agents]
-    return (json.dumps(raw.public_state(), sort_keys=True), raw.agent_selection,
-            [v["observation"].tobytes() + v["action_mask"].tobytes() for v in views],
-            dict(raw.rewards), dict(raw.terminations), dict(raw.truncations), raw._rng.bit_generator.state)
 
 
 def attempt(call) -> bool:

@@ -16,17 +16,9 @@ import lopti_env
 import shengji_env
 from cardzoo.options import MAX_INT, SEED_MAX, NotResetError
 from cardzoo.wrappers import SingleSeatEnv
+from env_snapshot import snapshot
 
 GAMES = {"courtpiece": courtpiece_env, "lopti": lopti_env, "shengji": shengji_env}
-
-
-def snapshot(env) -> tuple:
-    """Everything a refused call must leave as it was (the generator read from the adapter)."""
-    raw = env.unwrapped
-    views = [raw.observe(a) for a in raw.possible_agents]
-    return (json.dumps(raw.public_state(), sort_keys=True), raw.agent_selection,
-            [v["observation"].tobytes() + v["action_mask"].tobytes() for v in views],
-            dict(raw.rewards), dict(raw.terminations), dict(raw.truncations), raw._rng.bit_generator.state)
 
 
 def assert_generator_untouched(mod, env, seed, **config):
