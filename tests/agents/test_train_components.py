@@ -144,3 +144,12 @@ def test_the_baseline_is_the_agents_own_result_on_the_same_deal():
     (d0, r0, _), (d1, r1, _) = runs
     np.testing.assert_array_equal(r0, r1)
     np.testing.assert_allclose(d0["rew"].sum() - d1["rew"].sum(), base.sum(), atol=1e-4)
+
+
+def test_training_benchmark_reports_learner_decisions_per_second():
+    require("courtpiece")
+    from benchmarks.training import measure
+
+    row = measure("courtpiece", {}, iterations=3, envs=8, overlap=True, threads=1)
+    assert row["learner decisions/s"] > 0 and row["decisions/s"] >= row["learner decisions/s"]
+    assert 0 < row["collect s / wall s"]
