@@ -12,7 +12,7 @@ rotation):
 * heuristic vs random (the rule-based agent against the uniform baseline);
 * search vs heuristic: the game's determinized search agent (``make_agent("pimc")``, i.e.
   ``agents.search_class(game)``), in every row set whose game has one (``--pimc`` spec);
-* for each shipped checkpoint ``agents/checkpoints/<game>*.pt`` trained on the row set's config:
+* for each shipped checkpoint ``agents/checkpoints/*.pt`` trained on the row set's game and config:
   learned vs heuristic and learned vs random.
 
 Columns: deals, wins-ties-losses of A, A's duplicate win rate (a tie counts one half) with a Wilson
@@ -58,14 +58,13 @@ def has_search(game: str) -> bool:
     return True
 
 
-def _checkpoint_config(ckpt: Path) -> dict:
-    meta = ckpt.with_suffix(".json")
-    if meta.exists():
-        try:
-            return dict(json.loads(meta.read_text()).get("env_config") or {})
-        except (ValueError, AttributeError):
-            return {}
-    return {}
+def _checkpoint_plays(ckpt: Path) -> tuple[str | None, dict]:
+    """(game, env config) a checkpoint was trained on, from its JSON (None when unreadable)."""
+    try:
+        meta = json.loads(ckpt.with_suffix(".json").read_text())
+        return meta.get("game"), dict(meta.get("env_config") or {})
+    except (OSError, ValueError, AttributeError):
+        return None, {}
 
 
 def matchups(game: str, pimc: str, config: dict | None = None, search: bool = True,
@@ -76,8 +75,8 @@ def matchups(game: str, pimc: str, config: dict | None = None, search: bool = Tr
     if search and has_search(game):
         rows.append((pimc, "heuristic", True))
     if learned:
-        for ckpt in sorted(CHECKPOINTS.glob(f"{game}*.pt")):
-            if _checkpoint_config(ckpt) != config:
+        for ckpt in sorted(CHECKPOINTS.glob("*.pt")):       # e.g. mendi_coat.pt plays courtpiece
+            if _checkpoint_plays(ckpt) != (game, config):
                 continue
             rows.append((str(ckpt), "heuristic", False))
             rows.append((str(ckpt), "random", False))
