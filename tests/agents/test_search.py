@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -210,7 +212,10 @@ def test_strength_rows_cover_mendi_coat_and_merge_chunks():
     assert strength.ROW_SETS["mendi_coat"] == ("courtpiece", {"variant": "mendi_coat"})
     rows = strength.matchups("courtpiece", "pimc", {"variant": "mendi_coat"})
     assert ("heuristic", "random", False) in rows and ("pimc", "heuristic", True) in rows
-    assert not any(r[0].endswith(".pt") for r in rows)          # the checkpoint is a Single Sar one
+    # a checkpoint counts only for the game and config it was trained on (its JSON says which)
+    assert {Path(r[0]).name for r in rows if r[0].endswith(".pt")} == {"mendi_coat.pt"}
+    single = strength.matchups("courtpiece", "pimc", {})
+    assert {Path(r[0]).name for r in single if r[0].endswith(".pt")} == {"courtpiece.pt"}
     from agents.arena import MatchResult
 
     parts = [MatchResult("courtpiece", "a", "b", np.array([1.0, 0.0]), {"a": 1.0}),
