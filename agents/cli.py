@@ -193,15 +193,15 @@ def cmd_train(args) -> int:
             b = make_agent(opp, args.game, seed=args.seed + 1)
             results.append(duplicate_match(args.game, a, b, args.eval_deals, cfg, seed=args.seed + 7).row())
         print(_table(results))
-    card = write_model_card(Path(out) / "model_card.md", "cardzoo train " + " ".join(map(shlex.quote, argv_of(args))),
+    card = write_model_card(Path(out) / "model_card.md", "cardzoo " + " ".join(map(shlex.quote, argv_of(args))),
                             rows[0], res["meta"].get("distilled"), results, res["curve"])
     print(f"log: {res['log']}  curve: {res['curve']}  model card: {card}")
     return 0
 
 
 def argv_of(args) -> list[str]:
-    """The command line this run was started with (for its model card)."""
-    return list(getattr(args, "argv", None) or sys.argv[2:])
+    """The command line this run was started with, after `cardzoo` (for its model card)."""
+    return list(getattr(args, "argv", None) or sys.argv[1:])
 
 
 def write_model_card(path: Path, command: str, facts: dict, distilled: dict | None, arena: list[dict],

@@ -184,7 +184,10 @@ def run_command(parser: argparse.ArgumentParser, args) -> int:
 
 def main(argv=None) -> int:
     parser = build_parser()
-    return run_command(parser, parser.parse_args(argv))
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = parser.parse_args(argv)
+    args.argv = argv          # the command line as given, for what a command records of itself (model cards)
+    return run_command(parser, args)
 
 
 if __name__ == "__main__":

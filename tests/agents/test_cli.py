@@ -48,6 +48,10 @@ def test_train_command_writes_checkpoint_log_and_curve(tmp_path, capsys):
     require("courtpiece")
     pytest.importorskip("torch")
     out = tmp_path / "run"
-    assert main(["train", "courtpiece", "--minutes", "0.02", "--envs", "8", "--hidden", "16", "--out", str(out)]) == 0
+    assert main(["train", "courtpiece", "--iterations", "2", "--envs", "8", "--hidden", "16", "--distill-games", "8",
+                 "--distill-rounds", "2", "--eval-deals", "2", "--out", str(out)]) == 0
     assert (out / "model.pt").exists() and (out / "model.json").exists() and (out / "log.csv").exists()
     assert "decisions/s" in capsys.readouterr().out
+    card = (out / "model_card.md").read_text()     # the model card: how to reproduce it, what it cost, its arena
+    assert "cardzoo train courtpiece --iterations 2" in card and "distilled from `heuristic`: 2 rounds" in card
+    assert "| heuristic | 2 |" in card and "| random | 2 |" in card

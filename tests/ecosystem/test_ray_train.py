@@ -18,7 +18,7 @@ torch = pytest.importorskip("torch")
 
 from agents.train import LocalCollector, TrainConfig, _weights, game_seed, merge, shard_bounds, train  # noqa: E402
 
-SMALL = dict(game="courtpiece", seed=5, n_envs=6, hidden=16, epochs=1, minibatch=64, eval_every=0)
+SMALL = dict(game="courtpiece", seed=5, n_envs=6, hidden=16, epochs=1, minibatch=64, eval_every=0, teacher=None)
 
 
 def test_shards_cover_the_games_once():
