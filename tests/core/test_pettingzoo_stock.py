@@ -15,22 +15,11 @@ from pettingzoo.test import api_test, seed_test
 import courtpiece_env
 import lopti_env
 import shengji_env
+from tests.courtpiece.courtpiece_configs import CONFIGS
 
 _LOPTI_SESSION = dict(session=True, session_rounds=2, max_moves=200, rps_max_throws=40)
 CASES = [
-    *[(courtpiece_env, c) for c in (
-        dict(variant="single_sar"),
-        dict(variant="double_sar"),
-        dict(variant="chhupa_rang"),
-        dict(variant="be_rang"),
-        dict(variant="mendi_coat"),
-        dict(variant="mendi_coat", mendi_trump="band"),
-        dict(variant="single_sar", episode="match", match_target=3),
-        dict(variant="double_sar", episode="match", match_target=3, change_trump=True),
-        dict(variant="chhupa_rang", episode="match", match_target=2, change_cards=True),
-        dict(variant="be_rang", episode="match", match_target=3, reward="win_loss"),
-        dict(variant="mendi_coat", mendi_trump="band", episode="match", match_target=2),
-    )],
+    *[(courtpiece_env, c) for c in CONFIGS],
     *[(lopti_env, dict(num_players=n)) for n in (2, 3, 4, 5)],
     *[(lopti_env, dict(num_players=n, **_LOPTI_SESSION)) for n in (2, 3, 4, 5)],
     *[(shengji_env, dict(decks=d, declaration_mode=m)) for d in (1, 2, 3, 4) for m in ("draw", "after_deal", "preset")],

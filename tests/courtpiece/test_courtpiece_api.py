@@ -5,6 +5,7 @@ import json
 
 import numpy as np
 import pytest
+from courtpiece_configs import CONFIGS
 from courtpiece_reference import record_bytes
 
 import courtpiece_env
@@ -16,19 +17,6 @@ DEAL_A = [
     "JH 4D 4S 9S 3H | QH 5D 6S 8S | 7H 9D TD JS",
 ]
 
-CONFIGS = [
-    dict(variant="single_sar"),
-    dict(variant="double_sar"),
-    dict(variant="chhupa_rang"),
-    dict(variant="be_rang"),
-    dict(variant="mendi_coat"),
-    dict(variant="mendi_coat", mendi_trump="band"),
-    dict(variant="single_sar", episode="match", match_target=3),
-    dict(variant="double_sar", episode="match", match_target=3, change_trump=True),
-    dict(variant="chhupa_rang", episode="match", match_target=2, change_cards=True),
-    dict(variant="be_rang", episode="match", match_target=3, reward="win_loss"),
-    dict(variant="mendi_coat", mendi_trump="band", episode="match", match_target=2),
-]
 IDS = ["-".join(str(v) for v in c.values()) for c in CONFIGS]
 
 
