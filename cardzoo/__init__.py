@@ -1,5 +1,9 @@
 """cardzoo: fast, exact RL environments for LOPTI, Court Piece and Sheng Ji."""
-from cardzoo.registry import list_games, make, make_batch
+from cardzoo import _jit
+
+_jit.check_sources()  # before any kernel module loads its cached machine code
+
+from cardzoo.registry import list_games, make, make_batch  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = ["make", "make_batch", "list_games", "__version__"]

@@ -253,17 +253,3 @@ def random_legal(rng, i, mask_row):
                 return a
             k -= 1
     return -1
-
-
-def source_stamp(*modules) -> int:
-    """A hash of the source files of `modules`, for a cached kernel that compiles in other files'
-    kernels. numba's on-disk cache keys a function on its own file only, so such a kernel would keep
-    running stale copies after those files changed; made a closure constant of the kernel (which
-    numba's cache index hashes), the stamp selects a fresh compile whenever one of them changes."""
-    import hashlib
-    import pathlib
-
-    h = hashlib.sha256()
-    for mod in modules:
-        h.update(pathlib.Path(mod.__file__).read_bytes())
-    return int.from_bytes(h.digest()[:7], "little")

@@ -121,54 +121,39 @@ def _redeal(st, b, cfg, ep):
     K.start_bazi_at(st, b, cfg, order, dealer)
 
 
-def _kernel_source_stamp() -> int:
-    """The stamp (cardzoo.cards.source_stamp) of the files aec_step compiles in: the rule kernels,
-    the state layout, the config indices, the card helpers."""
-    from cardzoo import cards
-    from courtpiece_env import state
-
-    return cards.source_stamp(K, state, cfgmod, cards)
-
-
-def _make_aec_step(stamp: int):
-    @njit(cache=True, error_model="numpy")
-    def aec_step(st, cfg, a, neworder, mask_out):
-        """The AEC env's step of game 0 in one call: the actor's legal actions checked first (the
-        same legal_bits its mask was written from), then K.step_one's work, reported in the terms of
-        the adapter's quick step (cardzoo.aec `_game_quick_step`): -2 when `a` is not legal (nothing
-        changed); else the next actor's mask (zeros when none) is in mask_out and the return is that
-        actor when the phase stayed the same, PHASE_STEP - actor (-3 - actor) when only the phase
-        changed, -1 when no seat acts any more (the bazi was decided: CP-9.4, rewards paid; phase
-        OVER, or NEED_DEAL in a match). Only a decided bazi pays or changes the result, so every
-        other step is quiet. For change cards (59) `neworder` holds the new deal order drawn by the caller."""
-        if stamp < 0:  # never; makes the stamp part of the cache key (see _kernel_source_stamp)
+@njit(cache=True, error_model="numpy")
+def aec_step(st, cfg, a, neworder, mask_out):
+    """The AEC env's step of game 0 in one call: the actor's legal actions checked first (the
+    same legal_bits its mask was written from), then K.step_one's work, reported in the terms of
+    the adapter's quick step (cardzoo.aec `_game_quick_step`): -2 when `a` is not legal (nothing
+    changed); else the next actor's mask (zeros when none) is in mask_out and the return is that
+    actor when the phase stayed the same, PHASE_STEP - actor (-3 - actor) when only the phase
+    changed, -1 when no seat acts any more (the bazi was decided: CP-9.4, rewards paid; phase
+    OVER, or NEED_DEAL in a match). Only a decided bazi pays or changes the result, so every
+    other step is quiet. For change cards (59) `neworder` holds the new deal order drawn by the caller."""
+    s = st[0]
+    cards, ex = K.legal_bits(s, cfg)
+    if a < 52:
+        if cards & (K.ONE << np.uint64(a)) == K.ZERO:
             return -2
-        s = st[0]
-        cards, ex = K.legal_bits(s, cfg)
-        if a < 52:
-            if cards & (K.ONE << np.uint64(a)) == K.ZERO:
-                return -2
-        elif (ex >> (a - 52)) & 1 == 0:
-            return -2
-        phase = s.phase
-        for i in range(4):
-            s.rewards[i] = 0.0
-        K.apply_action(s, cfg, a, neworder)
-        actor = s.actor
-        if actor < 0:  # nobody's mask: all zero (as K.mask_one leaves it)
-            for i in range(mask_out.shape[0]):
-                mask_out[i] = 0
-            return -1
-        cards, ex = K.legal_bits(s, cfg)
-        K._write_mask(cards, ex, mask_out)
-        if s.phase != phase:
-            return -3 - actor
-        return actor
-
-    return aec_step
+    elif (ex >> (a - 52)) & 1 == 0:
+        return -2
+    phase = s.phase
+    for i in range(4):
+        s.rewards[i] = 0.0
+    K.apply_action(s, cfg, a, neworder)
+    actor = s.actor
+    if actor < 0:  # nobody's mask: all zero (as K.mask_one leaves it)
+        for i in range(mask_out.shape[0]):
+            mask_out[i] = 0
+        return -1
+    cards, ex = K.legal_bits(s, cfg)
+    K._write_mask(cards, ex, mask_out)
+    if s.phase != phase:
+        return -3 - actor
+    return actor
 
 
-aec_step = _make_aec_step(_kernel_source_stamp())
 _AEC_STEP = aec.KernelEntry(aec_step)
 
 

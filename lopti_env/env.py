@@ -480,45 +480,30 @@ class _NoRewards(tuple):
         return False
 
 
-def _make_aec_step(stamp: int):
-    @njit(cache=True)
-    def aec_step(st, words, cards, act, mask_out):
-        """The AEC env's step: K.step_game on game 0, with the constants and the episode's decks and coins
-        in two flat buffers -- numba unboxes every array argument on every call, which costs about as much
-        as a step, so two buffers instead of four arrays -- and the actor's mask checked first. Returns -1
-        when the mask does not allow `act` (nothing changed), else like K.step_one
-        (actor + 1) | phase << 4 | rounds_done << 8, with the new mask also in mask_out (int8).
+@njit(cache=True)
+def aec_step(st, words, cards, act, mask_out):
+    """The AEC env's step: K.step_game on game 0, with the constants and the episode's decks and coins
+    in two flat buffers -- numba unboxes every array argument on every call, which costs about as much
+    as a step, so two buffers instead of four arrays -- and the actor's mask checked first. Returns -1
+    when the mask does not allow `act` (nothing changed), else like K.step_one
+    (actor + 1) | phase << 4 | rounds_done << 8, with the new mask also in mask_out (int8).
 
-        words: int32[2 + len(cfg) + 5 * carry rows] = len(cfg), carry rows, cfg, carry (rows in order);
-        cards: int8[52 * rounds + coins] = the rounds' decks in order, then the coins."""
-        if stamp < 0:  # never; makes the stamp part of the cache key (cardzoo.cards.source_stamp)
-            return -1
-        g = st[0]
-        if g.mask[act] == 0:
-            return -1
-        nc = np.int64(words[0])
-        rows = np.int64(words[1])
-        cfg = words[2:2 + nc]
-        carry = words[2 + nc:2 + nc + 5 * rows].reshape((rows, 5))
-        rounds = np.int64(cfg[K.C_ROUNDS])
-        K.step_game(g, cfg, carry, cards[:52 * rounds].reshape((rounds, 52)), cards[52 * rounds:], act)
-        for i in range(mask_out.shape[0]):
-            mask_out[i] = g.mask[i]
-        return (g.actor + 1) | (g.phase << 4) | (g.rounds_done << 8)
-
-    return aec_step
+    words: int32[2 + len(cfg) + 5 * carry rows] = len(cfg), carry rows, cfg, carry (rows in order);
+    cards: int8[52 * rounds + coins] = the rounds' decks in order, then the coins."""
+    g = st[0]
+    if g.mask[act] == 0:
+        return -1
+    nc = np.int64(words[0])
+    rows = np.int64(words[1])
+    cfg = words[2:2 + nc]
+    carry = words[2 + nc:2 + nc + 5 * rows].reshape((rows, 5))
+    rounds = np.int64(cfg[K.C_ROUNDS])
+    K.step_game(g, cfg, carry, cards[:52 * rounds].reshape((rounds, 52)), cards[52 * rounds:], act)
+    for i in range(mask_out.shape[0]):
+        mask_out[i] = g.mask[i]
+    return (g.actor + 1) | (g.phase << 4) | (g.rounds_done << 8)
 
 
-def _kernel_source_stamp() -> int:
-    """The stamp (cardzoo.cards.source_stamp) of the files aec_step compiles in: the rule kernels,
-    the state layout, the config indices, the card helpers."""
-    from cardzoo import cards
-    from lopti_env import config, state
-
-    return cards.source_stamp(K, state, config, cards)
-
-
-aec_step = _make_aec_step(_kernel_source_stamp())
 _aec_step = KernelEntry(aec_step)
 _observe_one = KernelEntry(observe_one)
 

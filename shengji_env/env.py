@@ -690,80 +690,64 @@ def _parse_trump(v, what):
 # batch start and sequence kernels
 # ---------------------------------------------------------------------------------------------
 
-def _kernel_source_stamp() -> int:
-    """The stamp (cardzoo.cards.source_stamp) of the files the kernels below compile in: the rule
-    kernels, the state layout, the config indices, the card helpers."""
-    from cardzoo import cards
-    from . import state
+@njit(cache=True)
+def _start_rows(st, cfg, orders, trumps, bankers, levels, firsts):
+    """Section 7.4 first-hand start of every game b (the kernel side of _init_game)."""
+    for b in range(st.shape[0]):
+        s = st[b]
+        s.levels[0] = levels[b, 0]
+        s.levels[1] = levels[b, 1]
+        s.banker = bankers[b]
+        s.f = bankers[b] if bankers[b] >= 0 else firsts[b]
+        s.void_deals = 0
+        s.hand_index = 0
+        s.term = 0
+        s.trunc = 0
+        s.r_valid = 0
+        s.passed[0] = 0
+        s.passed[1] = 0
+        for i in range(4):
+            s.rewards[i] = 0.0
+        K.start_deal(st, b, cfg, orders[b], trumps[b])
+        K.after_deal_auto(st, b, cfg)
 
-    return cards.source_stamp(K, state, cfgmod, cards)
 
-
-def _make_kernels(stamp: int):
-    @njit(cache=True)
-    def start_rows(st, cfg, orders, trumps, bankers, levels, firsts):
-        """Section 7.4 first-hand start of every game b (the kernel side of _init_game)."""
-        if stamp < 0:        # never; makes the stamp part of the cache key (see _kernel_source_stamp)
-            return
-        for b in range(st.shape[0]):
-            s = st[b]
-            s.levels[0] = levels[b, 0]
-            s.levels[1] = levels[b, 1]
-            s.banker = bankers[b]
-            s.f = bankers[b] if bankers[b] >= 0 else firsts[b]
-            s.void_deals = 0
-            s.hand_index = 0
-            s.term = 0
-            s.trunc = 0
-            s.r_valid = 0
-            s.passed[0] = 0
-            s.passed[1] = 0
+@njit(cache=True)
+def _play_rows(st, cfg, actions, pos, status, rewards):
+    """Step game b through actions[b, pos[b]:] until its sequence ends (-1 or the row's end:
+    status 1), an action is not legal for it (status 2, not applied) or it waits for a deal
+    (status 3); rows with status != 0 are skipped. rewards[b] sums the applied steps'."""
+    ws = K.make_ws()
+    tmp = np.zeros(K.NUM_ACTIONS, np.uint8)
+    mask = np.zeros(K.NUM_ACTIONS, np.uint8)
+    T = actions.shape[1]
+    for b in range(st.shape[0]):
+        if status[b] != 0:
+            continue
+        s = st[b]
+        t = pos[b]
+        status[b] = 1
+        while t < T:
+            a = actions[b, t]
+            if a < 0:
+                break
+            if s.phase == K.NEED_DEAL:
+                status[b] = 3
+                break
+            if s.phase > K.FOLLOW or a >= K.NUM_ACTIONS:
+                status[b] = 2
+                break
+            K.legal_mask(st, b, cfg, mask)
+            if mask[a] == 0:
+                status[b] = 2
+                break
+            K.step_ws(st, b, cfg, a, ws, tmp)
             for i in range(4):
-                s.rewards[i] = 0.0
-            K.start_deal(st, b, cfg, orders[b], trumps[b])
-            K.after_deal_auto(st, b, cfg)
-
-    @njit(cache=True)
-    def play_rows(st, cfg, actions, pos, status, rewards):
-        """Step game b through actions[b, pos[b]:] until its sequence ends (-1 or the row's end:
-        status 1), an action is not legal for it (status 2, not applied) or it waits for a deal
-        (status 3); rows with status != 0 are skipped. rewards[b] sums the applied steps'."""
-        if stamp < 0:
-            return
-        ws = K.make_ws()
-        tmp = np.zeros(K.NUM_ACTIONS, np.uint8)
-        mask = np.zeros(K.NUM_ACTIONS, np.uint8)
-        T = actions.shape[1]
-        for b in range(st.shape[0]):
-            if status[b] != 0:
-                continue
-            s = st[b]
-            t = pos[b]
-            status[b] = 1
-            while t < T:
-                a = actions[b, t]
-                if a < 0:
-                    break
-                if s.phase == K.NEED_DEAL:
-                    status[b] = 3
-                    break
-                if s.phase > K.FOLLOW or a >= K.NUM_ACTIONS:
-                    status[b] = 2
-                    break
-                K.legal_mask(st, b, cfg, mask)
-                if mask[a] == 0:
-                    status[b] = 2
-                    break
-                K.step_ws(st, b, cfg, a, ws, tmp)
-                for i in range(4):
-                    rewards[b, i] += s.rewards[i]
-                t += 1
-            pos[b] = t
-
-    return start_rows, play_rows
+                rewards[b, i] += s.rewards[i]
+            t += 1
+        pos[b] = t
 
 
-_start_rows, _play_rows = _make_kernels(_kernel_source_stamp())
 
 
 class BatchGame(BatchGameBase):

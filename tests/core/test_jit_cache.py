@@ -1,0 +1,62 @@
+"""cardzoo._jit.check_sources: a kernel package's numba cache is cleared when its sources, or those
+of a package it compiles in, change -- numba itself checks only a function's own file."""
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+from cardzoo import _jit
+
+KERNEL = textwrap.dedent("""
+    from numba import njit
+    from core.helpers import BONUS
+
+    @njit(cache=True)
+    def score(x):
+        return x + BONUS
+""")
+
+
+def _tree(root: pathlib.Path, bonus: int):
+    (root / "core").mkdir(exist_ok=True)
+    (root / "game").mkdir(exist_ok=True)
+    (root / "core" / "__init__.py").write_text("import numba  # noqa: F401\n")
+    (root / "core" / "helpers.py").write_text(f"import numba  # noqa: F401\nBONUS = {bonus}\n")
+    (root / "game" / "__init__.py").write_text("")
+    (root / "game" / "kernels.py").write_text(KERNEL)
+
+
+def _run(root: pathlib.Path) -> str:
+    """A fresh process: check the sources, then run the cached kernel."""
+    code = textwrap.dedent(f"""
+        import pathlib, sys
+        sys.path.insert(0, {str(root)!r})
+        from cardzoo import _jit
+        cleared = _jit.check_sources(pathlib.Path({str(root)!r}), ("core", "game"), {{"game": ("core",)}})
+        from game.kernels import score
+        print(",".join(cleared), score(1))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def test_a_change_in_a_dependency_clears_the_dependent_cache(tmp_path):
+    _tree(tmp_path, bonus=10)
+    assert _run(tmp_path) == "core,game 11"
+    assert _run(tmp_path) == "11"                       # nothing changed: the cache is kept
+    assert list((tmp_path / "game" / "__pycache__").glob("kernels.score-*.nbi"))
+    _tree(tmp_path, bonus=20)                           # only core changed; game/kernels.py did not
+    assert _run(tmp_path) == "core,game 21"             # numba alone would have printed 11
+
+
+def test_the_project_packages_are_stamped_on_import():
+    import cardzoo  # noqa: F401  (runs check_sources)
+
+    files = _jit.package_sources("cardzoo")
+    assert {p.name for p in files} >= {"cards.py", "batch.py", "aec.py", "nprandom.py"}
+    assert "cli.py" not in {p.name for p in files}      # the command line compiles nothing
+    home = _jit.cache_dir(_jit.ROOT / "cardzoo" / "__init__.py")
+    for pkg in _jit.KERNEL_PACKAGES:
+        stamp = home / f"{_jit.STAMP_NAME}-{pkg}.sha256"
+        assert stamp.read_text().strip() == _jit.sources_digest(_jit.package_sources(pkg))
+    assert _jit.check_sources() == []
