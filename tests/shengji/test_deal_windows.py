@@ -14,6 +14,7 @@ import pytest
 
 import shengji_env
 from shengji_env import kernels as K
+from shengji_env.rules import declare
 from shengji_env.state import make_state
 
 
@@ -28,9 +29,9 @@ def test_decl_low_is_the_least_legal_count():
                 for jS in range(1, 5):
                     for y in cards:
                         jmin = 2 if y >= 52 else 1
-                        low = K._decl_low(nd, q, x, jS, 0, y, jmin)
+                        low = declare._decl_low(nd, q, x, jS, 0, y, jmin)
                         for j in range(jmin, 5):
-                            assert K._decl_ok(nd, q, x, jS, 0, y, j) == (j >= low), (nd, q, x, jS, y, j)
+                            assert declare._decl_ok(nd, q, x, jS, 0, y, j) == (j >= low), (nd, q, x, jS, y, j)
                             checked += 1
     assert checked > 1000
 
@@ -66,8 +67,8 @@ def test_has_decl_and_declare_bits_match_decl_options(D, allow_nt):
         mask[:] = 0
         n = K.decl_options(st, 0, cfg, p, mask)
         assert n == K.decl_options(st, 0, cfg, p, empty)
-        assert K._has_decl(st[0], allow_nt, p) == (n > 0)
-        bits = int(K._declare_bits(st[0], allow_nt))
+        assert declare._has_decl(st[0], allow_nt, p) == (n > 0)
+        bits = int(declare._declare_bits(st[0], allow_nt))
         want = [K.A_PASS] + [a for a in range(K.NUM_ACTIONS) if mask[a]]
         assert [K.A_PASS + i for i in range(64) if (bits >> i) & 1] == want
         some += n > 0

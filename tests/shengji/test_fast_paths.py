@@ -11,6 +11,7 @@ import pytest
 
 import shengji_env
 from shengji_env import kernels as K
+from shengji_env.rules import bits as bitsets, by_name
 import shengji_reference as R
 
 
@@ -61,8 +62,8 @@ def test_legal_bits_equal_legal_mask(D):
             if ph > K.FOLLOW:
                 continue
             if ph >= K.BURY:
-                K._esuit_bits(st, b, esm)
-            bits = K._legal_bits(st, b, g._cfg, esm)
+                bitsets._esuit_bits(st, b, esm)
+            bits = bitsets._legal_bits(st, b, g._cfg, esm)
             if bits == 0:
                 assert ph in (K.DECLARE, K.NAME_TRUMP, K.FOLLOW)
                 if ph == K.FOLLOW:
@@ -122,7 +123,7 @@ def test_throw_check_differential(D):
         beaten = []
         for (k, L, top, ctext) in comps:
             if any(_ref_beaten(k, L, top, hands[q], lvl, trump, e) for q in (1, 2, 3)):
-                cc = K._counts(ctext)
+                cc = by_name._counts(ctext)
                 beaten.append((k * L, top, int(np.flatnonzero(cc)[0]), ctext))
         ok, played = K.throw_check(text(lead), [text(hands[q]) for q in (1, 2, 3)], lvl,
                                    "CDHSN"[trump] if trump < 4 else "NT", D)

@@ -2,15 +2,16 @@
 import pytest
 
 from shengji_env import kernels as K
+from shengji_env.rules import by_name
 
 
 def texts(cards):
-    return " ".join(sorted(cards.split(), key=lambda t: K._counts(t).argmax()))
+    return " ".join(sorted(cards.split(), key=lambda t: by_name._counts(t).argmax()))
 
 
 def norm(play):
     """card set text in ascending card index order"""
-    return K._text(K._counts(play))
+    return by_name._text(by_name._counts(play))
 
 
 def comp_set(comps):
@@ -55,9 +56,9 @@ def test_shengji_case_P_04_not_tractors():
 def test_shengji_case_P_04_lead_mask():
     # 9H9HTHTH cannot be led: after CARD 33 (9H) the lead mask excludes 34 (TH, TRUMP)
     import numpy as np
-    st, cfg = K._blank_state(2, 8, 3)
-    s = K._rec(st)
-    s.hand[0, :] = K._counts("9H 9H TH TH 3C")
+    st, cfg = by_name._blank_state(2, 8, 3)
+    s = by_name._rec(st)
+    s.hand[0, :] = by_name._counts("9H 9H TH TH 3C")
     s.phase = K.LEAD
     s.actor = 0
     s.leader = 0

@@ -10,6 +10,7 @@ import pytest
 
 import shengji_env
 from shengji_env import kernels as K
+from shengji_env.rules import combos, declare, scratch
 
 
 @pytest.mark.parametrize("D", [2, 3, 4])
@@ -27,7 +28,7 @@ def test_decomp_search_matches_reference(D, trump):
     K.esuit_table(K.TRUMP, lvl, trump, pc, pn)
     cards = [c for c in range(54) if K.card_esuit(c, lvl, trump) == K.TRUMP]
     level_cards = [c for c in cards if c < 52 and c % 13 == lvl]
-    stk = np.zeros((K.MAX_COMP + 1) * K.DS_BLK, np.int64)
+    stk = np.zeros(scratch.DS_SIZE, np.int64)
     ambiguous = 0
     rounds = 120 // (D - 1)                 # the brute force grows fast with the copies
     for _ in range(rounds):
@@ -43,7 +44,7 @@ def test_decomp_search_matches_reference(D, trump):
         ot = np.zeros(64, np.int64)
         oc = np.zeros((64, K.NPOS), np.int64)
         c2 = cnt.copy()
-        m = K._decomp_ns(c2, pc, pn, np.int64(D), ok, oL, ot, oc, stk, np.int64(0))
+        m = combos._decomp_ns(c2, pc, pn, np.int64(D), ok, oL, ot, oc, stk, np.int64(0))
         assert (c2 == cnt).all()
         got = [(int(ok[j]), int(oL[j]), int(ot[j]), tuple(sorted(int(c) for c in oc[j, :oL[j]] for _ in range(ok[j]))))
                for j in range(m)]
@@ -89,7 +90,7 @@ def test_declare_bits_equal_legal_mask(D, allow_nt):
         for b in range(n):
             if int(st[b]["phase"]) != K.DECLARE:
                 continue
-            bits = int(K._declare_bits(st[b:b + 1][0], g._cfg[K.C_ALLOW_NT]))
+            bits = int(declare._declare_bits(st[b:b + 1][0], g._cfg[K.C_ALLOW_NT]))
             want = np.zeros(K.NUM_ACTIONS, np.uint8)
             for i in range(K.NUM_ACTIONS - K.A_PASS):
                 want[K.A_PASS + i] = (bits >> i) & 1

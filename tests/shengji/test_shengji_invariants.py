@@ -8,6 +8,7 @@ import pytest
 
 import shengji_env
 from shengji_env import kernels as K
+from shengji_env.rules import by_name
 import shengji_reference as R
 
 
@@ -199,7 +200,7 @@ def test_follow_legality_differential(D):
         if case is None:
             continue
         lvl, trump, lead, hand = case
-        tn = K._TRUMPS[trump]
+        tn = by_name._TRUMPS[trump]
         got = K.follow_plays(as_text(lead), as_text(hand), lvl, tn, decks=D)
         exp = {as_text(p) for p in R.legal_follows(lead, hand, lvl, trump, D)}
         assert got == exp, (lvl, tn, as_text(lead), as_text(hand))
@@ -246,6 +247,6 @@ def test_trick_winner_differential(D):
             continue
         s = es.pop()
         plays = [lead] + [random_play(rng, n, lvl, trump, pool, s, D) for _ in range(3)]
-        got = K.trick_winner([as_text(p) for p in plays], lvl, K._TRUMPS[trump], decks=D)
+        got = K.trick_winner([as_text(p) for p in plays], lvl, by_name._TRUMPS[trump], decks=D)
         exp = R.winner(plays, lvl, trump, D)
         assert got == exp, ([as_text(p) for p in plays], lvl, trump)

@@ -16,6 +16,7 @@ import pytest
 
 import shengji_env
 from shengji_env import kernels as K
+from shengji_env.rules import by_name
 
 
 class _TooMany(Exception):
@@ -195,7 +196,7 @@ def _short_follow(rng, D):
     lead = draw(scards, n)
     hand = draw(scards, h) + draw(np.flatnonzero(est != e), n - h + int(rng.integers(0, 12)))
     text = lambda cs: " ".join(card_text(c) for c in sorted(cs))
-    return K._follow_state(text(lead), text(hand), lvl, K._TRUMPS[trump], D)
+    return by_name._follow_state(text(lead), text(hand), lvl, by_name._TRUMPS[trump], D)
 
 
 @pytest.mark.parametrize("D", [1, 2, 3, 4])
@@ -239,7 +240,7 @@ def _tuple_follow(rng, D):
         held = sorted(c for c in hand if est[c] == e)
         sel = [held[int(i)] for i in rng.choice(len(held), int(rng.integers(1, k)), replace=False)]
     text = lambda cs: " ".join(card_text(c) for c in sorted(cs))
-    return K._follow_state(text([x] * k), text(hand), lvl, K._TRUMPS[trump], D,
+    return by_name._follow_state(text([x] * k), text(hand), lvl, by_name._TRUMPS[trump], D,
                            None if sel is None else text(sel))
 
 

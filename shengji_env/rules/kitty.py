@@ -1,0 +1,58 @@
+"""SJ-5 and SJ-4.9: the kitty flip, the banker's pick-up and the bury."""
+from __future__ import annotations
+
+from numba import njit
+
+from ..config import C_FLIP, C_K
+from .order import card_pos, set_tables
+from .phases import BURY
+
+
+@njit(cache=True)
+def _pick_up(st, b, cfg):
+    """SJ-5.1: the banker adds the kitty (its K cards) to his hand and starts burying."""
+    s = st[b]
+    set_tables(st, b)
+    for j in range(cfg[C_K]):
+        s.hand[s.banker, s.kitty_order[j]] += 1
+    s.phase = BURY
+    s.actor = s.banker
+    s.nsel = 0
+    for c in range(54):
+        s.sel[c] = 0
+
+
+@njit(cache=True)
+def _kitty_flip(st, b, cfg):
+    """SJ-4.9 kitty flip: sets trump and the revealed prefix."""
+    s = st[b]
+    K = cfg[C_K]
+    lvl = s.hand_level
+    if cfg[C_FLIP] == 0:
+        j = 0
+        while j < K and s.kitty_order[j] >= 52:
+            j += 1
+        if j == K:
+            s.trump = 4
+            s.nrev = K
+        else:
+            s.trump = s.kitty_order[j] // 13
+            s.nrev = j + 1
+    else:
+        for j in range(K):
+            c = s.kitty_order[j]
+            if c < 52 and c % 13 == lvl:
+                s.trump = c // 13
+                s.nrev = j + 1
+                return
+        s.nrev = K
+        best = -1
+        bp = -1
+        for j in range(K):
+            c = s.kitty_order[j]
+            if c < 52:
+                p = card_pos(c, lvl, -1)
+                if p > bp:
+                    bp = p
+                    best = c
+        s.trump = 4 if best < 0 else best // 13

@@ -1,0 +1,96 @@
+"""The scratch arrays of the play kernels, allocated once per call of a batch kernel so the hot path
+allocates nothing, and the named offsets of what each holds.
+
+Each is one flat array (one argument to pass around, where every array argument costs reference
+counting); the users carve views at the offsets below or index them directly.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..state import MAX_COMP
+from .order import NPOS
+
+# ws (make_ws, int64): the play kernels' work
+WS_PC = 0              # (NPOS, 4): cards of one esuit by position (esuit_table's pc)
+WS_PN = 64             # (NPOS,): how many cards each position holds (esuit_table's pn)
+WS_CNT = 80            # (54,): a copy of the cards being decomposed or partitioned
+WS_COMP_K = 134        # (MAX_COMP,): copies k of each component of a decomposition
+WS_COMP_L = 198        # (MAX_COMP,): length L of each component
+WS_COMP_TOP = 262      # (MAX_COMP,): top position of each component
+WS_COMP_CARDS = 326    # (MAX_COMP, NPOS): the card of each component at each of its L positions
+WS_SHAPE_K = 1350      # (MAX_COMP,): copies k of the format's shapes, sorted (play strength)
+WS_SHAPE_L = 1414      # (MAX_COMP,): lengths L of those shapes
+WS_TAKEN = 1478        # (MAX_COMP + 1, NPOS): the partition search's cards taken at each depth
+WS_PLAY = 2518         # (54,): the play a lead puts on the table
+WS_THROW_PM = 2572     # (20,): throw check masks, [5 dq + k] = positions seat leader+dq holds k times
+WS_CFG = 2592          # (32,): a copy of the config vector (set_ws_cfg)
+WS_SIZE = 2624
+
+# one depth's block of the SJ-7.2 search's stack (combos._decomp_ns): DS_BLK int64 a recursion depth
+DS_K = 0               # (MAX_COMP,): the rest's components, k
+DS_L = 64              # (MAX_COMP,): L
+DS_TOP = 128           # (MAX_COMP,): top
+DS_CARDS = 192         # (MAX_COMP, NPOS): cards
+DS_CAND_K = 1216       # (MAX_COMP + 1,): the candidate list (the chosen component inserted), k
+DS_CAND_L = 1281       # (MAX_COMP + 1,): L
+DS_CAND_TOP = 1346     # (MAX_COMP + 1,): top
+DS_CAND_CARDS = 1411   # (MAX_COMP + 1, NPOS): cards
+DS_CHOSEN = 2451       # (NPOS,): the chosen component's cards
+DS_SORT = 2467         # (32,): sort scratch of combos._cmp_comp
+DS_BLK = 2560
+DS_SIZE = (MAX_COMP + 1) * DS_BLK
+
+# rs (make_rs, int64): the rollout's bit-set lead execution
+RS_CARD_AT = 0         # (NPOS,): position -> the selected card there
+RS_PK = 16             # (16,): [k] = positions where the selection holds >= k copies (zero above D)
+RS_PM = 32             # (20,): throw check masks, [5 dq + k] as WS_THROW_PM
+RS_STK = 64            # (DS_SIZE,): the stack of combos._decomp_ns
+RS_SIZE = RS_STK + DS_SIZE
+
+# bb (make_bb, uint64): the rollout's incremental card sets. bb[BB_SEAT * seat + k] = the cards seat
+# holds at least k times (k = 1..D; entries above D stay 0), bb[BB_SEL + k] = the cards selected at
+# least k times. hand[c] > sel[c] iff some k has c in bb[BB_SEAT seat + k] and not in bb[BB_SEL + k].
+BB_SEAT = 8
+BB_SEL = 32
+BB_SIZE = 48
+
+# esm (make_esm, uint64): the rollout's esuit tables. esm[e] = the cards of esuit e,
+# esm[ESM_ABOVE + NPOS e + p] = the cards of esuit e at positions above p (SJ-3.4)
+ESM_ABOVE = 5
+ESM_SIZE = ESM_ABOVE + 5 * NPOS
+
+ALL_CARDS = np.uint64((1 << 54) - 1)
+
+
+@njit(cache=True)
+def make_ws():
+    """Work array of the play kernels (offsets WS_*)."""
+    return np.empty(WS_SIZE, np.int64)
+
+
+@njit(cache=True)
+def set_ws_cfg(ws, cfg):
+    """Copy cfg into ws[WS_CFG:]: the record-level play kernels (step._apply_play_r and below) read
+    the config there, so their hot calls take one array argument."""
+    for i in range(cfg.shape[0]):
+        ws[WS_CFG + i] = cfg[i]
+
+
+@njit(cache=True)
+def make_rs():
+    """Scratch of the rollout's bit-set lead execution (offsets RS_*)."""
+    return np.zeros(RS_SIZE, np.int64)
+
+
+@njit(cache=True)
+def make_bb():
+    """The rollout's incremental card sets (offsets BB_*)."""
+    return np.zeros(BB_SIZE, np.uint64)
+
+
+@njit(cache=True)
+def make_esm():
+    """The rollout's esuit tables (offsets ESM_*)."""
+    return np.zeros(ESM_SIZE, np.uint64)

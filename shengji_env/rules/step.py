@@ -1,0 +1,258 @@
+"""Section 4 masks and the step: applying one action and everything automatic after it."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..config import C_AUTO, C_K
+from .declare import _advance, decl_options
+from .follow import _follow_mask
+from .kitty import _pick_up
+from .lead import _execute_lead_r
+from .phases import (A_BJ, A_DECL, A_DONE, A_LJ, A_NAME, A_PASS, BURY, DEAL, DECLARE, FINAL, FOLLOW, LEAD, NAME_TRUMP,
+                     NUM_ACTIONS)
+from .score import _finish_hand
+from .scratch import WS_CFG, make_ws, set_ws_cfg
+from .trick import _play_cards, _play_one, _resolve_trick
+
+
+@njit(cache=True)
+def legal_mask(st, b, cfg, out):
+    """out[0:84] := the acting seat's mask (section 4); zeros when no decision is pending."""
+    s = st[b]
+    out[:] = 0
+    ph = s.phase
+    if ph == DECLARE:
+        out[A_PASS] = 1
+        decl_options(st, b, cfg, s.actor, out)
+    elif ph == NAME_TRUMP:
+        for t in range(4):
+            out[A_NAME + t] = 1
+    elif ph == BURY:
+        h = s.hand[s.banker]
+        sel = s.sel
+        for c in range(54):
+            if h[c] > sel[c]:
+                out[c] = 1
+    elif ph == LEAD:
+        h = s.hand[s.actor]
+        sel = s.sel
+        est = s.es_tab
+        if s.nsel > 0:
+            es = -1
+            for c in range(54):
+                if sel[c] > 0:
+                    es = est[c]
+                    break
+            out[A_DONE] = 1
+            for c in range(54):
+                if h[c] > sel[c] and est[c] == es:
+                    out[c] = 1
+        else:
+            for c in range(54):
+                if h[c] > 0:
+                    out[c] = 1
+    elif ph == FOLLOW:
+        _follow_mask(st, b, cfg, out)
+
+
+@njit(cache=True)
+def _apply(st, b, cfg, a, ws):
+    """Apply the legal action a of game b (no automatic steps). ws: make_ws work arrays holding the
+    config (set_ws_cfg)."""
+    s = st[b]
+    ph = s.phase
+    if ph == DECLARE:
+        p = s.actor
+        if a != A_PASS:
+            if a >= A_BJ:
+                y = 53
+                j = a - A_BJ + 1
+            elif a >= A_LJ:
+                y = 52
+                j = a - A_LJ + 1
+            else:
+                y = ((a - A_DECL) // 4) * 13 + s.hand_level
+                j = (a - A_DECL) % 4 + 1
+            nd = s.ndecl
+            s.decl_seat[nd] = p
+            s.decl_card[nd] = y
+            s.decl_cnt[nd] = j
+            s.ndecl = nd + 1
+            if s.shown[p, y] < j:
+                s.shown[p, y] = j
+        s.seen[p] = s.ndecl
+        if s.in_final:
+            if a == A_PASS:
+                s.fr_skips += 1
+            else:
+                s.fr_skips = 0
+            s.phase = FINAL
+        else:
+            s.phase = DEAL
+        s.actor = -1
+        _advance(st, b, cfg)
+    elif ph == NAME_TRUMP:
+        s.trump = a - A_NAME
+        _pick_up(st, b, cfg)
+    elif _apply_play_r(s, a, ws):
+        _finish_hand(st, b, cfg)
+
+
+@njit(cache=True)
+def _apply_play_r(s, a, ws):
+    """_apply for BURY, LEAD and FOLLOW on the record s (config in ws, set_ws_cfg): returns True
+    when the hand is over and must be scored (_finish_hand)."""
+    ph = s.phase
+    if ph == BURY:
+        s.sel[a] += 1
+        s.nsel += 1
+        if s.nsel == ws[WS_CFG + C_K]:
+            for c in range(54):
+                s.hand[s.banker, c] -= s.sel[c]
+                s.buried[c] = s.sel[c]
+                s.sel[c] = 0
+            s.nsel = 0
+            s.phase = LEAD
+            s.leader = s.banker
+            s.actor = s.banker
+    elif ph == LEAD:
+        if a == A_DONE:
+            _execute_lead_r(s, ws)
+        else:
+            s.sel[a] += 1
+            s.nsel += 1
+    elif ph == FOLLOW:
+        s.sel[a] += 1
+        s.nsel += 1
+        if s.nsel == s.lead_n:
+            p = s.actor
+            sel = s.sel
+            if s.nsel == 1:
+                _play_one(s, p, a, 1)
+                sel[a] = 0
+            else:
+                _play_cards(s, p, sel)
+                for c in range(54):
+                    sel[c] = 0
+            s.nsel = 0
+            s.ntp += 1
+            if s.ntp == 4:
+                return _resolve_trick(s, ws)
+            s.actor = (p + 1) % 4
+    return False
+
+
+@njit(cache=True)
+def _auto(st, b, cfg, tmp, ws):
+    """auto_forced (section 4): apply single-option steps of BURY/LEAD/FOLLOW by themselves."""
+    s = st[b]
+    while s.phase == BURY or s.phase == LEAD or s.phase == FOLLOW:
+        legal_mask(st, b, cfg, tmp)
+        n = 0
+        last = -1
+        for a in range(NUM_ACTIONS):
+            if tmp[a]:
+                n += 1
+                last = a
+        if n != 1:
+            return
+        _apply(st, b, cfg, last, ws)
+
+
+@njit(cache=True)
+def step_ws(st, b, cfg, a, ws, tmp):
+    """Apply a legal action of game b (the caller checked the mask) and everything automatic.
+    ws: make_ws work arrays; tmp: uint8[84] scratch for auto_forced."""
+    s = st[b]
+    for i in range(4):
+        s.rewards[i] = 0.0
+    set_ws_cfg(ws, cfg)
+    _apply(st, b, cfg, a, ws)
+    if cfg[C_AUTO]:
+        _auto(st, b, cfg, tmp, ws)
+
+
+@njit(cache=True)
+def step_one(st, b, cfg, a):
+    """step_ws with its own work arrays."""
+    step_ws(st, b, cfg, a, make_ws(), np.zeros(NUM_ACTIONS, np.uint8))
+
+
+@njit(cache=True)
+def after_deal_auto(st, b, cfg):
+    """Run auto_forced after a deal started (reset, redeal, next hand)."""
+    if cfg[C_AUTO]:
+        tmp = np.zeros(NUM_ACTIONS, np.uint8)
+        ws = make_ws()
+        set_ws_cfg(ws, cfg)
+        _auto(st, b, cfg, tmp, ws)
+
+
+@njit(cache=True)
+def batch_current_player(st, out):
+    for b in range(st.shape[0]):
+        ph = st[b].phase
+        out[b] = st[b].actor if ph <= FOLLOW else -1
+
+
+@njit(cache=True)
+def batch_legal_mask(st, cfg, out):
+    for b in range(st.shape[0]):
+        legal_mask(st, b, cfg, out[b])
+
+
+@njit(cache=True)
+def batch_step(st, cfg, actions):
+    ws = make_ws()
+    tmp = np.zeros(NUM_ACTIONS, np.uint8)
+    for b in range(st.shape[0]):
+        s = st[b]
+        if actions[b] < 0 or s.phase > FOLLOW:
+            for i in range(4):
+                s.rewards[i] = 0.0
+            continue
+        step_ws(st, b, cfg, actions[b], ws, tmp)
+
+
+@njit(cache=True)
+def sync_info(st, b, cfg, mask, info, rewards):
+    """The AEC adapter's view after a call: info = [actor or -1, phase, term, trunc, result valid,
+    result hand index]; rewards of the latest step; the actor's mask."""
+    s = st[b]
+    ph = s.phase
+    info[0] = s.actor if ph <= FOLLOW else -1
+    info[1] = ph
+    info[2] = s.term
+    info[3] = s.trunc
+    info[4] = s.r_valid
+    info[5] = s.r_hand_index
+    for i in range(4):
+        rewards[i] = s.rewards[i]
+    if ph <= FOLLOW:
+        legal_mask(st, b, cfg, mask)
+    else:
+        mask[:] = 0
+
+
+@njit(cache=True)
+def env_step(st, b, cfg, a, mask, info, rewards):
+    """One AEC step in one call: apply action a, run everything automatic, report (sync_info; info
+    must hold the report of the state before the step). Returns what the step changed, in the terms of
+    the AEC adapter's quick step (cardzoo.aec `_game_quick_step`): the seat to act next when the step
+    was quiet (the same phase, the same result, nobody paid, a seat still to act), -3 - that seat
+    (cardzoo.aec.PHASE_STEP) when it was quiet except that the phase changed, else -1."""
+    phase = info[1]
+    r_valid = info[4]
+    r_key = info[5]
+    step_one(st, b, cfg, a)
+    sync_info(st, b, cfg, mask, info, rewards)
+    actor = info[0]
+    if actor < 0 or info[4] != r_valid or info[5] != r_key:
+        return -1
+    for i in range(4):
+        if rewards[i] != 0.0:
+            return -1
+    if info[1] != phase:
+        return -3 - actor
+    return actor
