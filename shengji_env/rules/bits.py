@@ -7,7 +7,7 @@ from numba import njit
 
 from cardzoo.cards import lowest_bit, popcount
 
-from .follow import _tuple_follow_size
+from .follow import follow_bits
 from .order import NPOS
 from .phases import A_DONE, BURY, FOLLOW, LEAD
 from .scratch import BB_SEAT, BB_SEL, ESM_ABOVE, ESM_SIZE
@@ -81,52 +81,7 @@ def _legal_bits_r(s, esm):
         return (av & esm[es]) | (one << np.uint64(A_DONE))
     if ph != FOLLOW:
         return np.uint64(0)
-    hp = s.hand[s.actor]
-    e = s.lead_esuit
-    n = s.lead_n
-    est = s.es_tab
-    av = np.uint64(0)
-    h = 0
-    ssel = 0
-    for c in range(54):
-        if hp[c] > sel[c]:
-            av |= one << np.uint64(c)
-        if est[c] == e:
-            h += hp[c]
-            ssel += sel[c]
-    em = esm[e]
-    if h <= n:
-        # SJ-8.2(a): every s card, and other cards while fewer than n - h of them are selected
-        if s.nsel - ssel < n - h:
-            return av
-        return av & em
-    multi = False
-    for j in range(s.fm):
-        if s.fk[j] >= 2:
-            multi = True
-    if not multi:
-        return av & em
-    if s.fm == 1 and s.fL[0] == 1:
-        # one tuple of k led (as in _follow_mask): t = min(k, largest count of s); the optimal
-        # assignments are t copies of one card x
-        k = s.fk[0]
-        t = _tuple_follow_size(hp, est, e, k)
-        if t < 2:
-            return av & em
-        nsel = s.nsel
-        allow = np.uint64(0)
-        for x in range(54):
-            if est[x] != e or hp[x] < t:
-                continue
-            base = nsel + (t - sel[x] if t > sel[x] else 0)
-            if base > n:
-                continue
-            if base + 1 <= n:
-                return av & em
-            if t > sel[x]:
-                allow |= one << np.uint64(x)
-        return allow & av
-    return np.uint64(0)
+    return follow_bits(s, esm[s.lead_esuit])
 
 
 @njit(cache=True)

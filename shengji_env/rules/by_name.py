@@ -7,13 +7,13 @@ from ..config import C_K
 from .combos import decompose_counts
 from .declare import decl_options
 from .kitty import _kitty_flip
-from .lead import _execute_lead
-from .order import NPOS, TRUMP, card_esuit, card_pos, set_tables
+from .lead import execute_lead_of_game
+from .order import NPOS, card_esuit, card_pos, set_tables
 from .phases import FOLLOW, LEAD, NUM_ACTIONS
 from .plays import legal_plays
 from .score import advance_team, kitty_mult, table_result
 from .step import legal_mask
-from .trick import play_strength
+from .trick import beats, play_strength
 
 
 _TRUMPS = ("C", "D", "H", "S", "NT")
@@ -185,7 +185,7 @@ def throw_check(lead, others, level, trump, decks=2):
     s.phase = LEAD
     s.actor = 0
     s.banker = 0
-    _execute_lead(st, 0, cfg)
+    execute_lead_of_game(st, 0, cfg)
     played = s.trick_cards[0].astype(np.int64)
     return bool(s.nft == 0), _text(played)
 
@@ -206,7 +206,7 @@ def trick_winner(plays, level, trump, decks=2):
         e, sv = play_strength(_counts(plays[i]), fk, fL, len(comps), s_es, lvl, t)
         if sv < 0:
             continue
-        if (e == TRUMP and be != TRUMP) or (e == be and sv > bs):
+        if beats(e, sv, be, bs):
             best, be, bs = i, e, sv
     return best
 

@@ -13,7 +13,10 @@ from .scratch import (DS_BLK, DS_CAND_CARDS, DS_CAND_K, DS_CAND_L, DS_CAND_TOP, 
 @njit(cache=True, inline="always")
 def _greatest_key(cnt, pc, pn, D):
     """SJ-7.2: the greatest component key of cnt: (size, copies k, top position, length L); size -1
-    when cnt is empty. Larger size first, then more copies, then the higher top position."""
+    when cnt is empty. A component (SJ-6.3) is k copies of L cards on consecutive positions (a
+    tractor needs k >= 2; L = 1 for singles), size k L, top its highest position; runs are counted on
+    positions, so the level rank is skipped and equal-position cards never chain (SJ-6.4). Larger
+    size first, then more copies, then the higher top position."""
     bs = -1
     bk = 0
     bt = 0
@@ -192,48 +195,6 @@ def _decomp_ns(cnt, pc, pn, D, ok, oL, otop, ocards, stk, d):
 
 
 @njit(cache=True)
-def _decomp_fast(cnt, pc, pn, D, ok, oL, otop, ocards):
-    """SJ-7.2 when no position holds two different cards: then every key names one component, and
-    taking the greatest key first is exact. Consumes cnt. Returns the number of components."""
-    m = 0
-    while True:
-        bs, bk, bt, bL = _greatest_key(cnt, pc, pn, D)
-        if bs < 0:
-            return m
-        j = 0
-        for p in range(bt - bL + 1, bt + 1):
-            for i in range(pn[p]):
-                c = pc[p, i]
-                if cnt[c] >= bk:
-                    cnt[c] -= bk
-                    ocards[m, j] = c
-                    break
-            j += 1
-        ok[m] = bk
-        oL[m] = bL
-        otop[m] = bt
-        m += 1
-
-
-@njit(cache=True)
-def _decomp_any(cnt, pc, pn, D, ok, oL, otop, ocards):
-    """Canonical decomposition: the greedy fast path when it is exact, else the search. cnt is
-    scratch: the fast path consumes it (callers pass a copy)."""
-    amb = False
-    for p in range(NPOS):
-        if pn[p] > 1:
-            k = 0
-            for i in range(pn[p]):
-                if cnt[pc[p, i]] > 0:
-                    k += 1
-            if k > 1:
-                amb = True
-    if not amb:
-        return _decomp_fast(cnt, pc, pn, np.int64(D), ok, oL, otop, ocards)
-    return _decomp(cnt, pc, pn, np.int64(D), ok, oL, otop, ocards)
-
-
-@njit(cache=True)
 def decompose_counts(cnt54, lvl, trump, D, ok, oL, otop, ocards):
     """Canonical decomposition of a one-esuit card count vector; returns the number of components."""
     pc = np.empty((NPOS, 4), np.int64)
@@ -249,4 +210,4 @@ def decompose_counts(cnt54, lvl, trump, D, ok, oL, otop, ocards):
     cnt = np.zeros(54, np.int64)
     for c in range(54):
         cnt[c] = cnt54[c]
-    return _decomp_any(cnt, pc, pn, np.int64(D), ok, oL, otop, ocards)
+    return _decomp(cnt, pc, pn, np.int64(D), ok, oL, otop, ocards)

@@ -11,7 +11,8 @@ from .phases import A_BJ, A_DECL, A_LJ, A_PASS, DEAL, DECLARE, FINAL, NAME_TRUMP
 
 @njit(cache=True)
 def _decl_ok(ndecl, q, x, jS, p, y, j):
-    """SJ-4.5: may seat p declare j copies of y against the standing (q, x, jS)?"""
+    """SJ-4.5: may seat p declare j copies of y against the standing (q, x, jS)? With one deck every
+    count is 1, so the first declaration stands (SJ-4.12: no overcall, no reinforcement, no NT)."""
     if ndecl == 0:
         return True
     if q == p:
@@ -145,6 +146,10 @@ def _has_decl(s, allow_nt, p):
 
 @njit(cache=True)
 def _finish_declaring(st, b, cfg):
+    """The declaring is over. A standing declaration fixes trump (SJ-4.7: suit(x) for a level card,
+    NT for jokers) and, in a first hand, the banker (SJ-4.8: the final or the first declarer, option
+    first_banker). Nobody declared: after_deal mode's NAME_TRUMP by partner(banker) (SJ-4.10), else
+    the kitty flip, or in a first hand a redeal until max_redeals (SJ-4.9)."""
     s = st[b]
     nd = s.ndecl
     if nd > 0:
@@ -246,7 +251,12 @@ def _advance(st, b, cfg):
 @njit(cache=True)
 def start_deal(st, b, cfg, order, trump_preset):
     """Begin a deal from `order` (54*D card ids). st[b] must already hold levels, banker (or -1),
-    f, void_deals and hand_index. trump_preset is used in declaration_mode "preset"."""
+    f, void_deals and hand_index. SJ-4.1: the first drawer f is the banker when known; card o[i],
+    i < 4H, goes to seat (f + i) mod 4 and the last K cards form the kitty. SJ-3.1: the hand level
+    is the banker's team level (both teams share it in a first hand, SJ-4.2). By declaration_mode:
+    "draw" deals card by card with windows (SJ-4.6); "after_deal" deals everything, then one round
+    from partner(banker) (SJ-4.10); "preset" deals everything with trump_preset as trump and the
+    banker known or f (SJ-4.11)."""
     s = st[b]
     D = cfg[C_DECKS]
     H = cfg[C_H]

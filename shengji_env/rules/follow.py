@@ -274,63 +274,79 @@ def _tuple_follow_size(hp, est, e, k):
 
 
 @njit(cache=True)
-def _follow_mask(st, b, cfg, out):
-    s = st[b]
-    p = s.actor
-    lvl = s.hand_level
-    trump = s.trump
+def follow_bits(s, em):
+    """The FOLLOW decisions that need no assignment search, as the bit set of the cards allowed next
+    (bit c = card c; em: the cards of the led esuit s as a bit set); 0 where the search must decide
+    (a format with a tractor or several tuples, or one tuple the follower can match from several
+    shapes). SJ-8.1: n cards; SJ-8.2(a) with SJ-8.5, h <= n: every held card of s, then any cards
+    (trumps included, trumping is never compulsory) while fewer than n - h others are selected;
+    SJ-8.2(b), h > n: cards of s only, and with a tuple led, t = min(k, largest count of s) copies
+    of one card (SJ-8.3, the first rows of SJ-8.4)."""
+    one = np.uint64(1)
+    hp = s.hand[s.actor]
+    sel = s.sel
     e = s.lead_esuit
     n = s.lead_n
-    hp = s.hand[p]
-    sel = s.sel
     est = s.es_tab
+    av = np.uint64(0)
     h = 0
-    nons_sel = 0
+    ssel = 0
     for c in range(54):
+        if hp[c] > sel[c]:
+            av |= one << np.uint64(c)
         if est[c] == e:
             h += hp[c]
-        else:
-            nons_sel += sel[c]
+            ssel += sel[c]
     if h <= n:
-        room = nons_sel < n - h
-        for c in range(54):
-            if hp[c] > sel[c]:
-                if room or est[c] == e:
-                    out[c] = 1
-        return
+        if s.nsel - ssel < n - h:
+            return av
+        return av & em
     multi = False
     for j in range(s.fm):
         if s.fk[j] >= 2:
             multi = True
     if not multi:
-        for c in range(54):
-            if hp[c] > sel[c] and est[c] == e:
-                out[c] = 1
-        return
+        return av & em
     if s.fm == 1 and s.fL[0] == 1:
-        # F is one tuple of k: the best block is a t-tuple, t = min(k, largest count of s) (SJ-8.3);
-        # the optimal assignments are "t copies of x" for every x with >= t copies
-        k = s.fk[0]
-        t = _tuple_follow_size(hp, est, e, k)
-        nsel = 0
-        for c in range(54):
-            nsel += sel[c]
+        # the optimal assignments are "t copies of x" for every x of s with >= t copies: a card is
+        # allowed iff some x leaves room for it (base + 1 <= n), or it is x itself completing t
+        t = _tuple_follow_size(hp, est, e, s.fk[0])
         if t < 2:
-            for c in range(54):
-                if hp[c] > sel[c] and est[c] == e:
-                    out[c] = 1
-            return
+            return av & em
+        nsel = s.nsel
+        allow = np.uint64(0)
         for x in range(54):
             if est[x] != e or hp[x] < t:
                 continue
             base = nsel + (t - sel[x] if t > sel[x] else 0)
             if base > n:
                 continue
-            for c in range(54):
-                if hp[c] > sel[c] and est[c] == e and out[c] == 0:
-                    extra = 1 if (c != x or t <= sel[x]) else 0
-                    if base + extra <= n:
-                        out[c] = 1
+            if base + 1 <= n:
+                return av & em
+            if t > sel[x]:
+                allow |= one << np.uint64(x)
+        return allow & av
+    return np.uint64(0)
+
+
+@njit(cache=True)
+def _follow_mask(st, b, cfg, out):
+    """The FOLLOW mask (section 4): follow_bits where it decides, else the SJ-8.3 assignment search:
+    a card is allowed iff some optimal assignment fits with the selection plus that card."""
+    s = st[b]
+    p = s.actor
+    lvl = s.hand_level
+    trump = s.trump
+    e = s.lead_esuit
+    n = s.lead_n
+    est = s.es_tab
+    em = np.uint64(0)
+    for c in range(54):
+        em |= np.uint64(est[c] == e) << np.uint64(c)
+    bits = follow_bits(s, em)
+    if bits != 0:
+        for c in range(54):
+            out[c] = (bits >> np.uint64(c)) & np.uint64(1)
         return
     D = cfg[C_DECKS]
     pc = np.empty((NPOS, 4), np.int64)

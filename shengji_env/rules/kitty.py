@@ -5,7 +5,7 @@ from numba import njit
 
 from ..config import C_FLIP, C_K
 from .order import card_pos, set_tables
-from .phases import BURY
+from .phases import BURY, LEAD
 
 
 @njit(cache=True)
@@ -56,3 +56,20 @@ def _kitty_flip(st, b, cfg):
                     bp = p
                     best = c
         s.trump = 4 if best < 0 else best // 13
+
+
+@njit(cache=True)
+def bury_card(s, c, K):
+    """SJ-5.1: the banker buries one card c per action; after K the buried cards leave his hand and
+    are the kitty, and the banker leads the first trick (SJ-5.2)."""
+    s.sel[c] += 1
+    s.nsel += 1
+    if s.nsel == K:
+        for x in range(54):
+            s.hand[s.banker, x] -= s.sel[x]
+            s.buried[x] = s.sel[x]
+            s.sel[x] = 0
+        s.nsel = 0
+        s.phase = LEAD
+        s.leader = s.banker
+        s.actor = s.banker

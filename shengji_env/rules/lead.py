@@ -1,4 +1,4 @@
-"""SJ-7: executing a lead (ordinary lead, throw check, failed throws and their penalty)."""
+"""SJ-7: executing a lead (ordinary lead, canonical decomposition, throw check, failed throws)."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,20 +8,22 @@ from cardzoo.cards import highest_bit, lowest_bit, popcount
 
 from ..config import C_DECKS, C_PENALTY, C_PEN_PTS
 from ..state import MAX_COMP
-from .combos import _decomp_any, _decomp_ns
-from .order import NPOS
+from .bits import _esuit_tables_r, _hand_bits_all
+from .combos import _decomp_ns
+from .order import NPOS, next_seat
 from .phases import FOLLOW
-from .scratch import (ALL_CARDS, BB_SEAT, BB_SEL, ESM_ABOVE, RS_CARD_AT, RS_PK, RS_PM, RS_STK, WS_CFG, WS_CNT,
-                      WS_COMP_CARDS, WS_COMP_K, WS_COMP_L, WS_COMP_TOP, WS_PC, WS_PLAY, WS_PN, WS_THROW_PM, make_ws,
+from .scratch import (BB_SEAT, BB_SEL, BB_SIZE, DS_SIZE, ESM_ABOVE, ESM_SIZE, WS_CFG, WS_CNT, WS_COMP_CARDS, WS_COMP_K,
+                      WS_COMP_L, WS_COMP_TOP, WS_PC, WS_PLAY, WS_PN, WS_SEL_AT, WS_SEL_PK, WS_THROW_PM, make_ws,
                       set_ws_cfg)
-from .trick import _play_cards, _play_cards_bits, _play_one
+from .trick import play_card, play_cards
 
 
 @njit(cache=True)
 def _record_failed_throw(s, ws, ldr, play, cards):
     """SJ-7.4 failed throw of seat ldr, whose selection s.sel lies in the uint64 card set cards and
     of which play stays on the table: log the attempt, show the cards taken back, and charge the
-    throw_penalty option (config in ws)."""
+    throw_penalty option (config in ws): a declarer's penalty adds to the opponents' points, an
+    opponent's subtracts from them."""
     nf = s.nft
     s.ft_seat[nf] = ldr
     s.ft_trick[nf] = s.ntricks
@@ -48,177 +50,50 @@ def _record_failed_throw(s, ws, ldr, play, cards):
 
 
 @njit(cache=True)
-def _execute_lead_ws(st, b, cfg, ws):
-    """DONE of a lead (SJ-7): decomposition, throw check, the play. ws: make_ws work arrays."""
-    set_ws_cfg(ws, cfg)
-    _execute_lead_r(st[b], ws)
-
-
-@njit(cache=True)
-def _execute_lead_r(s, ws):
-    """_execute_lead_ws on the record s; the config is read from ws (set_ws_cfg)."""
-    D = ws[WS_CFG + C_DECKS]
-    lvl = s.hand_level
-    trump = s.trump
-    ldr = s.actor
-    sel = s.sel
-    est = s.es_tab
-    pst = s.pos_tab
-    nd = 0
-    one = -1
-    for c in range(54):
-        if sel[c] > 0:
-            nd += 1
-            one = c
-    e = est[one]
-    if nd == 1:
-        # one distinct card: a single or a tuple, an ordinary lead (SJ-7.3)
-        k = sel[one]
-        s.fm = 1
-        s.fk[0] = k
-        s.fL[0] = 1
-        s.ftop[0] = pst[one]
-        _play_one(s, ldr, one, k)
-        sel[one] = 0
-        s.nsel = 0
-        s.lead_n = k
-        s.lead_esuit = e
-        s.leader = ldr
-        s.ntp = 1
-        s.actor = (ldr + 1) % 4
-        s.phase = FOLLOW
-        return
-    pc = ws[WS_PC:WS_PC + 4 * NPOS].reshape((NPOS, 4))
-    pn = ws[WS_PN:WS_PN + NPOS]
-    for p in range(NPOS):
-        pn[p] = 0
-    cnt = ws[WS_CNT:WS_CNT + 54]
-    play = ws[WS_PLAY:WS_PLAY + 54]
-    for c in range(54):
-        if est[c] == e:
-            p = pst[c]
-            pc[p, pn[p]] = c
-            pn[p] += 1
-        cnt[c] = sel[c]
-        play[c] = 0
-    ok = ws[WS_COMP_K:WS_COMP_K + MAX_COMP]
-    oL = ws[WS_COMP_L:WS_COMP_L + MAX_COMP]
-    ot = ws[WS_COMP_TOP:WS_COMP_TOP + MAX_COMP]
-    oc = ws[WS_COMP_CARDS:WS_COMP_CARDS + MAX_COMP * NPOS].reshape((MAX_COMP, NPOS))
-    m = _decomp_any(cnt, pc, pn, np.int64(D), ok, oL, ot, oc)
-    forced = -1
-    if m >= 2:
-        # SJ-7.4 throw check. pm[5 dq + k]: bit p set iff seat leader+dq holds some card of
-        # position p at least k times (so "beats (k, L, top)" is a run of L bits ending above top)
-        pm = ws[WS_THROW_PM:WS_THROW_PM + 20]
-        for dq in range(1, 4):
-            hq = s.hand[(ldr + dq) % 4]
-            for k in range(5):
-                pm[5 * dq + k] = 0
-            for p in range(NPOS):
-                for i in range(pn[p]):
-                    v = hq[pc[p, i]]
-                    for k in range(1, v + 1):
-                        pm[5 * dq + k] |= 1 << p
-        fsz = 0
-        ftop = 0
-        fmin = 0
-        for j in range(m):
-            beaten = False
-            k = ok[j]
-            L = oL[j]
-            lo = ot[j] - L + 2
-            if lo < 0:
-                lo = 0
-            for dq in range(1, 4):
-                M = pm[5 * dq + k]
-                R = M
-                for i in range(1, L):
-                    R &= M >> i
-                if (R >> lo) != 0:
-                    beaten = True
-                    break
-            if beaten:
-                sz = ok[j] * oL[j]
-                mn = 99
-                for w in range(oL[j]):
-                    if oc[j, w] < mn:
-                        mn = oc[j, w]
-                if forced < 0 or sz < fsz or (sz == fsz and (ot[j] < ftop or (ot[j] == ftop and mn < fmin))):
-                    forced = j
-                    fsz = sz
-                    ftop = ot[j]
-                    fmin = mn
-    if forced >= 0:
-        for w in range(oL[forced]):
-            play[oc[forced, w]] += ok[forced]
-        _record_failed_throw(s, ws, ldr, play, ALL_CARDS)
-        s.fm = 1
-        s.fk[0] = ok[forced]
-        s.fL[0] = oL[forced]
-        s.ftop[0] = ot[forced]
-    else:
-        for c in range(54):
-            play[c] = s.sel[c]
-        s.fm = m
-        for j in range(m):
-            s.fk[j] = ok[j]
-            s.fL[j] = oL[j]
-            s.ftop[j] = ot[j]
-    n = 0
-    for c in range(54):
-        n += play[c]
-        s.sel[c] = 0
+def _lead_on_table(s, ldr, n, e):
+    """The lead of n cards of esuit e by seat ldr is on the table: the other seats follow in turn
+    order, each with n cards (SJ-8.1)."""
     s.nsel = 0
-    _play_cards(s, ldr, play)
     s.lead_n = n
     s.lead_esuit = e
     s.leader = ldr
     s.ntp = 1
-    s.actor = (ldr + 1) % 4
+    s.actor = next_seat(ldr)
     s.phase = FOLLOW
 
 
 @njit(cache=True)
-def _execute_lead_bits(s, ws, esm, rs, bb):
-    """_execute_lead_r with the same writes (record and verdict), computed on bit sets: the rollout's
-    card sets bb (make_bb, equal to the record) and 16-bit position masks. SJ-7.2: while no position
-    holds two different selected cards every component key names one component, so the canonical
-    decomposition is greedy (as _decomp_fast): take the greatest key (size k L, then k, then top),
-    where the key of copies k is the longest run of positions holding >= k copies (L = 1 for k = 1),
-    then lower the masks under the run by k. An ambiguous selection splits one component per card
-    when no tractor can form, else takes the SJ-7.2 search (_decomp_ns, allocation-free). SJ-7.4:
-    the throw check against esm's above-position table (make_esm), or for a tractor the followers'
-    position masks of esuit e."""
+def _ordinary_lead_of_one_card(s, ldr, c):
+    """SJ-7.3: k copies of one card are one component (a single or a tuple), an ordinary lead: it
+    stands, and F is that component."""
+    k = s.sel[c]
+    s.fm = 1
+    s.fk[0] = k
+    s.fL[0] = 1
+    s.ftop[0] = s.pos_tab[c]
+    play_card(s, ldr, c, k)
+    s.sel[c] = 0
+    _lead_on_table(s, ldr, k, s.es_tab[c])
+
+
+@njit(cache=True)
+def _decompose_selection(s, ws, esm, stk, sb, D):
+    """SJ-7.2 canonical decomposition of the selection (card set sb, two or more distinct cards of
+    one esuit) into ws's component arrays (WS_COMP_*); returns the number of components. On 16-bit
+    position masks: while no position holds two different selected cards every component key names
+    one component, so the decomposition is greedy: take the greatest key (size k L, then k, then
+    top), where the key of copies k is the longest run of positions holding >= k copies (L = 1 for
+    k = 1, SJ-6.3), then lower the masks under the run by k. An ambiguous selection splits into one
+    component per card when no tractor can form, else takes the SJ-7.2 search (_decomp_ns) on the
+    stack stk (allocated here when stk is too short). The speed twin of _decomp_ns."""
     sel = s.sel
     pst = s.pos_tab
-    ldr = s.actor
     one = np.uint64(1)
-    sb = bb[BB_SEL + 1]
-    if popcount(sb) == 1:
-        # one distinct card: a single or a tuple, an ordinary lead (SJ-7.3)
-        c = np.int64(lowest_bit(sb))
-        k = sel[c]
-        s.fm = 1
-        s.fk[0] = k
-        s.fL[0] = 1
-        s.ftop[0] = pst[c]
-        _play_one(s, ldr, c, k)
-        sel[c] = 0
-        s.nsel = 0
-        s.lead_n = k
-        s.lead_esuit = s.es_tab[c]
-        s.leader = ldr
-        s.ntp = 1
-        s.actor = (ldr + 1) % 4
-        s.phase = FOLLOW
-        return
     for k in range(16):
-        rs[RS_PK + k] = 0
+        ws[WS_SEL_PK + k] = 0
     occ = 0
     amb = False
     x = sb
-    c = 0
     while x != 0:
         c = np.int64(lowest_bit(x))
         x &= x - one
@@ -226,14 +101,11 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
         if (occ >> p) & 1:
             amb = True
         occ |= 1 << p
-        rs[RS_CARD_AT + p] = c
+        ws[WS_SEL_AT + p] = c
         for k in range(1, sel[c] + 1):
-            rs[RS_PK + k] |= 1 << p
-    D = ws[WS_CFG + C_DECKS]
-    e = s.es_tab[c]
-    # canonical decomposition into ws's component arrays (k at 134, L at 198, top at 262, cards at 326)
+            ws[WS_SEL_PK + k] |= 1 << p
     m = 0
-    pk2 = rs[RS_PK + 2]
+    pk2 = ws[WS_SEL_PK + 2]
     if amb and (pk2 & (pk2 >> 1)) == 0:
         # a position holds two different selected cards, but no two adjacent positions hold a
         # pair, so no tractor can form (SJ-6.2): every partition's greatest key list keeps each
@@ -261,14 +133,15 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
             ws[WS_COMP_TOP + j] = p
             ws[WS_COMP_CARDS + NPOS * j] = c
             m += 1
-    elif amb:
-        # a position holds two different selected cards: the SJ-7.2 search (_decomp_ns, as
-        # _decomp_any does) on the esuit's position table, built as _execute_lead_r builds it
+        return m
+    if amb:
+        # a position holds two different selected cards and a tractor may form: the SJ-7.2 search
+        # on the esuit's position table
         pc = ws[WS_PC:WS_PC + 4 * NPOS].reshape((NPOS, 4))
         pn = ws[WS_PN:WS_PN + NPOS]
         for p in range(NPOS):
             pn[p] = 0
-        x = esm[e]
+        x = esm[s.es_tab[lowest_bit(sb)]]
         while x != 0:
             c = np.int64(lowest_bit(x))
             x &= x - one
@@ -278,15 +151,18 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
         cnt = ws[WS_CNT:WS_CNT + 54]
         for c in range(54):
             cnt[c] = sel[c]
-        m = _decomp_ns(cnt, pc, pn, D, ws[WS_COMP_K:WS_COMP_K + MAX_COMP], ws[WS_COMP_L:WS_COMP_L + MAX_COMP], ws[WS_COMP_TOP:WS_COMP_TOP + MAX_COMP], ws[WS_COMP_CARDS:WS_COMP_CARDS + MAX_COMP * NPOS].reshape((MAX_COMP, NPOS)),
-                       rs[RS_STK:], np.int64(0))
-    while not amb:
+        if stk.shape[0] < DS_SIZE:
+            stk = np.empty(DS_SIZE, np.int64)
+        comp_cards = ws[WS_COMP_CARDS:WS_COMP_CARDS + MAX_COMP * NPOS].reshape((MAX_COMP, NPOS))
+        return _decomp_ns(cnt, pc, pn, D, ws[WS_COMP_K:WS_COMP_K + MAX_COMP], ws[WS_COMP_L:WS_COMP_L + MAX_COMP],
+                          ws[WS_COMP_TOP:WS_COMP_TOP + MAX_COMP], comp_cards, stk, np.int64(0))
+    while True:
         bs = -1
         bk = 0
         bt = 0
         bL = 0
         for k in range(D, 0, -1):
-            M = rs[RS_PK + k]
+            M = ws[WS_SEL_PK + k]
             if M == 0:
                 continue
             if k == 1:
@@ -308,71 +184,102 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
                 bt = top
                 bL = L
         if bs < 0:
-            break
+            return m
         lo = bt - bL + 1
         for w in range(bL):
-            ws[WS_COMP_CARDS + NPOS * m + w] = rs[RS_CARD_AT + lo + w]
+            ws[WS_COMP_CARDS + NPOS * m + w] = ws[WS_SEL_AT + lo + w]
         ws[WS_COMP_K + m] = bk
         ws[WS_COMP_L + m] = bL
         ws[WS_COMP_TOP + m] = bt
         m += 1
         R = ((1 << bL) - 1) << lo
         for j in range(1, D + 1):
-            rs[RS_PK + j] = (rs[RS_PK + j] & ~R) | (rs[RS_PK + j + bk] & R)
+            ws[WS_SEL_PK + j] = (ws[WS_SEL_PK + j] & ~R) | (ws[WS_SEL_PK + j + bk] & R)
+
+
+@njit(cache=True)
+def _forced_component(s, ws, esm, bb, m, e, D):
+    """SJ-7.4 throw check of the m >= 2 components in ws (WS_COMP_*) of a lead of esuit e: the index
+    of the forced component (among those some other seat beats, the smallest size, then the lowest
+    top, then the lowest card index), or -1 when the throw succeeds. A single or tuple of k copies
+    is beaten iff some follower holds k copies of a card of esuit e above its top (esm's ESM_ABOVE
+    table); a tractor needs the followers' position masks (WS_THROW_PM[5 dq + k]: bit p iff seat
+    leader+dq holds some card of position p at least k times), built the first time one is checked."""
+    ldr = s.actor
+    pst = s.pos_tab
+    one = np.uint64(1)
+    q1 = next_seat(ldr)
+    q2 = next_seat(q1)
+    q3 = next_seat(q2)
+    have_pm = False
     forced = -1
-    if m >= 2:
-        # SJ-7.4 throw check (a throw has >= 2 components) as in _execute_lead_r. A single or tuple of
-        # k copies is beaten iff some follower holds k copies of a card of esuit e above its top
-        # (esm's ESM_ABOVE table: no position masks); a tractor needs the followers' position masks
-        # pm[5 dq + k] (bit p iff seat leader+dq holds some card of position p at least k times),
-        # built the first time one is checked
-        q1 = (ldr + 1) % 4
-        q2 = (ldr + 2) % 4
-        q3 = (ldr + 3) % 4
-        have_pm = False
-        fsz = 0
-        ftop = 0
-        fmin = 0
-        for j in range(m):
-            k = ws[WS_COMP_K + j]
-            L = ws[WS_COMP_L + j]
-            tj = ws[WS_COMP_TOP + j]
-            if L == 1:
-                beaten = ((bb[BB_SEAT * q1 + k] | bb[BB_SEAT * q2 + k] | bb[BB_SEAT * q3 + k]) & esm[ESM_ABOVE + NPOS * e + tj]) != 0
-            else:
-                if not have_pm:
-                    em = esm[e]
-                    for dq in range(1, 4):
-                        q = (ldr + dq) % 4
-                        for kk in range(1, D + 1):
-                            M = 0
-                            x = bb[BB_SEAT * q + kk] & em
-                            while x != 0:
-                                M |= 1 << pst[lowest_bit(x)]
-                                x &= x - one
-                            rs[RS_PM + 5 * dq + kk] = M
-                    have_pm = True
-                lo = tj - L + 2
-                beaten = False
+    fsz = 0
+    ftop = 0
+    fmin = 0
+    for j in range(m):
+        k = ws[WS_COMP_K + j]
+        L = ws[WS_COMP_L + j]
+        tj = ws[WS_COMP_TOP + j]
+        if L == 1:
+            held = bb[BB_SEAT * q1 + k] | bb[BB_SEAT * q2 + k] | bb[BB_SEAT * q3 + k]
+            beaten = (held & esm[ESM_ABOVE + NPOS * e + tj]) != 0
+        else:
+            if not have_pm:
+                em = esm[e]
                 for dq in range(1, 4):
-                    M = rs[RS_PM + 5 * dq + k]
-                    R = M
-                    for i in range(1, L):
-                        R &= M >> i
-                    if (R >> lo) != 0:
-                        beaten = True
-                        break
-            if beaten:
-                sz = k * L
-                mn = 99
-                for w in range(L):
-                    if ws[WS_COMP_CARDS + NPOS * j + w] < mn:
-                        mn = ws[WS_COMP_CARDS + NPOS * j + w]
-                if forced < 0 or sz < fsz or (sz == fsz and (tj < ftop or (tj == ftop and mn < fmin))):
-                    forced = j
-                    fsz = sz
-                    ftop = tj
-                    fmin = mn
+                    q = (ldr + dq) % 4
+                    for kk in range(1, D + 1):
+                        M = 0
+                        x = bb[BB_SEAT * q + kk] & em
+                        while x != 0:
+                            M |= 1 << pst[lowest_bit(x)]
+                            x &= x - one
+                        ws[WS_THROW_PM + 5 * dq + kk] = M
+                have_pm = True
+            # beaten iff a run of L positions held k times ends above top (SJ-6.2: a tractor may come
+            # out of a longer or wider one)
+            lo = tj - L + 2
+            beaten = False
+            for dq in range(1, 4):
+                M = ws[WS_THROW_PM + 5 * dq + k]
+                R = M
+                for i in range(1, L):
+                    R &= M >> i
+                if (R >> lo) != 0:
+                    beaten = True
+                    break
+        if beaten:
+            sz = k * L
+            mn = 99
+            for w in range(L):
+                if ws[WS_COMP_CARDS + NPOS * j + w] < mn:
+                    mn = ws[WS_COMP_CARDS + NPOS * j + w]
+            if forced < 0 or sz < fsz or (sz == fsz and (tj < ftop or (tj == ftop and mn < fmin))):
+                forced = j
+                fsz = sz
+                ftop = tj
+                fmin = mn
+    return forced
+
+
+@njit(cache=True)
+def execute_lead(s, ws, esm, bb, stk):
+    """DONE of a lead (SJ-7): the selection's canonical decomposition (SJ-7.2), the throw check
+    (SJ-7.4) and the play: all of it (a successful throw, SJ-7.3 ordinary leads included) or the
+    forced component. Reads the card sets bb (make_bb, equal to the record) and the esuit tables esm
+    (make_esm); the config is in ws (set_ws_cfg); stk: the SJ-7.2 search's stack (DS_SIZE), or an
+    empty array to allocate it when needed."""
+    sel = s.sel
+    ldr = s.actor
+    one = np.uint64(1)
+    sb = bb[BB_SEL + 1]
+    if popcount(sb) == 1:
+        _ordinary_lead_of_one_card(s, ldr, np.int64(lowest_bit(sb)))
+        return
+    D = ws[WS_CFG + C_DECKS]
+    e = s.es_tab[lowest_bit(sb)]
+    m = _decompose_selection(s, ws, esm, stk, sb, D)
+    forced = _forced_component(s, ws, esm, bb, m, e, D) if m >= 2 else -1
     play = ws[WS_PLAY:WS_PLAY + 54]
     if forced >= 0:
         x = sb
@@ -404,16 +311,34 @@ def _execute_lead_bits(s, ws, esm, rs, bb):
         x &= x - one
         n += play[c]
         sel[c] = 0
-    s.nsel = 0
-    _play_cards_bits(s, ldr, play, sb)
-    s.lead_n = n
-    s.lead_esuit = e
-    s.leader = ldr
-    s.ntp = 1
-    s.actor = (ldr + 1) % 4
-    s.phase = FOLLOW
+    play_cards(s, ldr, play, sb)
+    _lead_on_table(s, ldr, n, e)
 
 
 @njit(cache=True)
-def _execute_lead(st, b, cfg):
-    _execute_lead_ws(st, b, cfg, make_ws())
+def execute_lead_from_record(s, ws):
+    """execute_lead where no card sets are kept (the step path): an ordinary lead of one card
+    directly, else with the card sets and esuit tables built from the record."""
+    sel = s.sel
+    nd = 0
+    one = -1
+    for c in range(54):
+        if sel[c] > 0:
+            nd += 1
+            one = c
+    if nd == 1:
+        _ordinary_lead_of_one_card(s, s.actor, one)
+        return
+    esm = np.empty(ESM_SIZE, np.uint64)
+    _esuit_tables_r(s, esm)
+    bb = np.empty(BB_SIZE, np.uint64)
+    _hand_bits_all(s, bb)
+    execute_lead(s, ws, esm, bb, np.empty(0, np.int64))
+
+
+@njit(cache=True)
+def execute_lead_of_game(st, b, cfg):
+    """execute_lead_from_record on game b with work arrays of its own."""
+    ws = make_ws()
+    set_ws_cfg(ws, cfg)
+    execute_lead_from_record(st[b], ws)

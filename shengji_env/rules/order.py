@@ -8,6 +8,13 @@ TRUMP = 4          # the effective suit TRUMP (SJ-3.3); trump value 4 = NT
 NPOS = 16          # positions 0..15 (SJ-3.4)
 
 
+@njit(cache=True, inline="always")
+def next_seat(p):
+    """SJ-1.1: turn order is ascending, next(p) = (p + 1) mod 4; teams are the seats of one
+    parity (team = seat % 2), partner(p) = (p + 2) mod 4."""
+    return (p + 1) % 4
+
+
 @njit(cache=True)
 def card_points(c):
     """SJ-2.1: 5 -> 5, 10 and K -> 10, else 0."""
@@ -23,7 +30,8 @@ def card_points(c):
 
 @njit(cache=True)
 def card_esuit(c, lvl, trump):
-    """SJ-3.3: 4 (TRUMP) for jokers, level cards and the trump suit, else the printed suit."""
+    """SJ-3.3: 4 (TRUMP) for the trump cards of SJ-3.2 (jokers, level cards, the trump suit in a suit
+    game), else the printed suit."""
     if c >= 52:
         return TRUMP
     if c % 13 == lvl or c // 13 == trump:

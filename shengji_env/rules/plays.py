@@ -159,8 +159,8 @@ def _enum(cl, L, lo, hi, extra, anysize, base, out, count, filt, hand_e, ctarget
     for i in range(L):
         cur[cl[i]] += lo[cl[i]]
     _ms_iter(np.int64(L), cl, lo, hi, suf, np.int64(extra), 1 if anysize else 0, cur, w2[EN_XS:EN_RM],
-             w2[EN_RM:EN_SIZE], out, count, np.int64(1 if filt else 0), hand_e, ctarget, bt_, br_, bc_, ls, le, ck, crem,
-             np.int64(ncomp), best_q, np.int64(D), np.int64(n))
+             w2[EN_RM:EN_SIZE], out, count, np.int64(1 if filt else 0), hand_e, ctarget, bt_, br_, bc_, ls, le, ck,
+             crem, np.int64(ncomp), best_q, np.int64(D), np.int64(n))
 
 
 @njit(cache=True)
@@ -176,7 +176,7 @@ def legal_plays(st, b, cfg, out):
 @njit(cache=True)
 def _follow_fast(s, out, lst):
     """The common FOLLOW decisions with nothing selected (s.nsel == 0), listed directly: the same plays
-    in the same order as the general path of legal_plays_ws. Returns the count, or -1 where the
+    in the same order as _legal_plays_listed (its speed twin). Returns the count, or -1 where the
     general path must run (a led tuple/tractor/throw that the follower must match from several
     shapes of the led esuit). lst: int64 work of length >= 55 (the listed cards)."""
     p = s.actor
@@ -244,11 +244,19 @@ def legal_plays_ws(st, b, cfg, out, w):
     """legal_plays with its int64 work w (length >= LP_WS) passed in, so that batch callers allocate
     it once; w's prior contents never matter."""
     s = st[b]
-    ph = s.phase
-    if ph == FOLLOW and s.nsel == 0:
+    if s.phase == FOLLOW and s.nsel == 0:
         k = _follow_fast(s, out, w[LP_FAST_LIST:LP_FAST_LIST + 64])
         if k >= 0:
             return k
+    return _legal_plays_listed(st, b, cfg, out, w)
+
+
+@njit(cache=True)
+def _legal_plays_listed(st, b, cfg, out, w):
+    """legal_plays_ws by listing the multisets of each decision (section 4; FOLLOW: SJ-8.2, with the
+    SJ-8.3 assignment filter where tuples are led): the reference _follow_fast is tested against."""
+    s = st[b]
+    ph = s.phase
     lvl = s.hand_level
     trump = s.trump
     D = cfg[C_DECKS]

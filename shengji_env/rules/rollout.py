@@ -9,24 +9,25 @@ from cardzoo.cards import lowest_bit, nth_set_bit, popcount, random_legal, rng_b
 from ..config import C_ALLOW_NT, C_AUTO, C_DECKS
 from .bits import _bb_take_played, _esuit_tables_r, _hand_bits_all, _hand_bits_seat, _legal_bits_inc, _legal_bits_r
 from .declare import _declare_bits
-from .lead import _execute_lead_bits
+from .lead import execute_lead
 from .phases import A_DONE, A_PASS, BURY, DECLARE, FOLLOW, LEAD, NUM_ACTIONS
 from .score import _finish_hand
-from .scratch import BB_SEAT, BB_SEL, make_bb, make_esm, make_rs, make_ws, set_ws_cfg
+from .scratch import BB_SEAT, BB_SEL, DS_SIZE, make_bb, make_esm, make_ws, set_ws_cfg
 from .step import _apply, _apply_play_r, _auto, legal_mask, step_one
-from .trick import _play_one, _resolve_trick
+from .trick import _resolve_trick, play_card
 
 
 @njit(cache=True)
-def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
+def _rollout_one(st, b, cfg, rng, mask, ws, esm, stk, bb):
     """Play game b with uniformly random legal actions (each decision uniform over its legal
     mask) until it ends or needs a deal; returns the decisions played. Each action is drawn exactly
     as random_legal(rng, b, legal mask) draws it (same generator use, same action), from the
     _legal_bits set or _declare_bits where that applies (no 84-entry mask); the step is step_ws's,
-    with BURY, LEAD and FOLLOW applied on the record (_apply_play_r, leads by _execute_lead_bits). Without
-    auto_forced the legal bits come from card sets kept up to date across the plays
-    (_legal_bits_inc; bb: make_bb, rs: make_rs, esm: make_esm), and single-card follows and lead
-    composition are drawn and applied on those sets directly. ws must hold the config (set_ws_cfg)."""
+    with BURY, LEAD and FOLLOW applied on the record (_apply_play_r, leads by lead.execute_lead).
+    Without auto_forced the legal bits come from card sets kept up to date across the plays
+    (_legal_bits_inc; bb: make_bb, esm: make_esm, stk: the SJ-7.2 search's stack), and single-card
+    follows and lead composition are drawn and applied on those sets directly. ws must hold the
+    config (set_ws_cfg). The speed twin of _rollout_one_ref."""
     s = st[b]
     auto = cfg[C_AUTO]
     D = cfg[C_DECKS]
@@ -53,7 +54,7 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
                 bits = held
             a = nth_set_bit(bits, rng_below(rng, b, np.int64(popcount(bits))))
             bb[BB_SEAT * seat + s.hand[seat, a]] &= ~(one << np.uint64(a))
-            _play_one(s, seat, a, 1)
+            play_card(s, seat, a, 1)
             s.ntp += 1
             if s.ntp == 4:
                 if _resolve_trick(s, ws):
@@ -76,7 +77,7 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
             a = nth_set_bit(bits, rng_below(rng, b, np.int64(popcount(bits))))
             if a == A_DONE:
                 nlog0 = s.nlog
-                _execute_lead_bits(s, ws, esm, rs, bb)
+                execute_lead(s, ws, esm, bb, stk)
                 for k in range(1, D + 1):
                     bb[BB_SEL + k] = 0
                 _bb_take_played(s, bb, nlog0, D)
@@ -111,7 +112,7 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb):
             a = off + nth_set_bit(bits, rng_below(rng, b, np.int64(popcount(bits))))
         nlog0 = s.nlog
         if ph == LEAD and a == A_DONE and fresh:
-            _execute_lead_bits(s, ws, esm, rs, bb)
+            execute_lead(s, ws, esm, bb, stk)
         elif ph >= BURY:
             if _apply_play_r(s, a, ws):
                 _finish_hand(st, b, cfg)
@@ -170,10 +171,10 @@ def batch_rollout(st, cfg, rng):
     ws = make_ws()
     set_ws_cfg(ws, cfg)
     esm = make_esm()
-    rs = make_rs()
+    stk = np.zeros(DS_SIZE, np.int64)
     bb = make_bb()
     for b in range(st.shape[0]):
-        n += _rollout_one(st, b, cfg, rng, mask, ws, esm, rs, bb)
+        n += _rollout_one(st, b, cfg, rng, mask, ws, esm, stk, bb)
     return n
 
 

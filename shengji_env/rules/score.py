@@ -70,6 +70,7 @@ def _finish_hand(st, b, cfg):
         kpts += card_points(c) * s.buried[c]
     mult = kitty_mult(s.tr_z[last], s.tr_single[last], cfg[C_KMULT])
     bonus = kpts * mult if lastw % 2 == oteam else 0
+    # SJ-10.1: only the opponents' points decide (SJ-2.2): their tricks, the kitty bonus, penalties
     p = s.points[oteam] + bonus + s.penalty
     outcome, d = table_result(p, D)
     gainer = dteam if outcome == 0 else oteam
@@ -114,7 +115,8 @@ def _finish_hand(st, b, cfg):
             if passed:
                 v = 1.0 if seat % 2 == gainer else -1.0
         s.rewards[seat] += v
-    s.hand_over = 1
+    s.hand_over = 1      # SJ-10.3: the buried kitty is shown to everybody
+    # the episode is one hand, or the match ends when a team passes A (SJ-11.4), or max_hands
     if cfg[C_EPISODE] == 0 or passed or s.hand_index + 1 >= cfg[C_MAX_HANDS]:
         s.phase = OVER
         s.actor = -1

@@ -26,7 +26,9 @@ WS_TAKEN = 1478        # (MAX_COMP + 1, NPOS): the partition search's cards take
 WS_PLAY = 2518         # (54,): the play a lead puts on the table
 WS_THROW_PM = 2572     # (20,): throw check masks, [5 dq + k] = positions seat leader+dq holds k times
 WS_CFG = 2592          # (32,): a copy of the config vector (set_ws_cfg)
-WS_SIZE = 2624
+WS_SEL_AT = 2624       # (NPOS,): a lead's selection by position: the selected card there
+WS_SEL_PK = 2640       # (16,): [k] = positions where the selection holds >= k copies (zero above D)
+WS_SIZE = 2656
 
 # one depth's block of the SJ-7.2 search's stack (combos._decomp_ns): DS_BLK int64 a recursion depth
 DS_K = 0               # (MAX_COMP,): the rest's components, k
@@ -40,14 +42,7 @@ DS_CAND_CARDS = 1411   # (MAX_COMP + 1, NPOS): cards
 DS_CHOSEN = 2451       # (NPOS,): the chosen component's cards
 DS_SORT = 2467         # (32,): sort scratch of combos._cmp_comp
 DS_BLK = 2560
-DS_SIZE = (MAX_COMP + 1) * DS_BLK
-
-# rs (make_rs, int64): the rollout's bit-set lead execution
-RS_CARD_AT = 0         # (NPOS,): position -> the selected card there
-RS_PK = 16             # (16,): [k] = positions where the selection holds >= k copies (zero above D)
-RS_PM = 32             # (20,): throw check masks, [5 dq + k] as WS_THROW_PM
-RS_STK = 64            # (DS_SIZE,): the stack of combos._decomp_ns
-RS_SIZE = RS_STK + DS_SIZE
+DS_SIZE = (MAX_COMP + 1) * DS_BLK   # the whole stack: MAX_COMP + 1 depths
 
 # bb (make_bb, uint64): the rollout's incremental card sets. bb[BB_SEAT * seat + k] = the cards seat
 # holds at least k times (k = 1..D; entries above D stay 0), bb[BB_SEL + k] = the cards selected at
@@ -76,12 +71,6 @@ def set_ws_cfg(ws, cfg):
     the config there, so their hot calls take one array argument."""
     for i in range(cfg.shape[0]):
         ws[WS_CFG + i] = cfg[i]
-
-
-@njit(cache=True)
-def make_rs():
-    """Scratch of the rollout's bit-set lead execution (offsets RS_*)."""
-    return np.zeros(RS_SIZE, np.int64)
 
 
 @njit(cache=True)

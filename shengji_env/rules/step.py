@@ -7,13 +7,13 @@ from numba import njit
 from ..config import C_AUTO, C_K
 from .declare import _advance, decl_options
 from .follow import _follow_mask
-from .kitty import _pick_up
-from .lead import _execute_lead_r
+from .kitty import _pick_up, bury_card
+from .lead import execute_lead_from_record
 from .phases import (A_BJ, A_DECL, A_DONE, A_LJ, A_NAME, A_PASS, BURY, DEAL, DECLARE, FINAL, FOLLOW, LEAD, NAME_TRUMP,
                      NUM_ACTIONS)
 from .score import _finish_hand
-from .scratch import WS_CFG, make_ws, set_ws_cfg
-from .trick import _play_cards, _play_one, _resolve_trick
+from .scratch import ALL_CARDS, WS_CFG, make_ws, set_ws_cfg
+from .trick import _resolve_trick, play_card, play_cards
 
 
 @njit(cache=True)
@@ -105,20 +105,10 @@ def _apply_play_r(s, a, ws):
     when the hand is over and must be scored (_finish_hand)."""
     ph = s.phase
     if ph == BURY:
-        s.sel[a] += 1
-        s.nsel += 1
-        if s.nsel == ws[WS_CFG + C_K]:
-            for c in range(54):
-                s.hand[s.banker, c] -= s.sel[c]
-                s.buried[c] = s.sel[c]
-                s.sel[c] = 0
-            s.nsel = 0
-            s.phase = LEAD
-            s.leader = s.banker
-            s.actor = s.banker
+        bury_card(s, a, ws[WS_CFG + C_K])
     elif ph == LEAD:
         if a == A_DONE:
-            _execute_lead_r(s, ws)
+            execute_lead_from_record(s, ws)
         else:
             s.sel[a] += 1
             s.nsel += 1
@@ -129,10 +119,10 @@ def _apply_play_r(s, a, ws):
             p = s.actor
             sel = s.sel
             if s.nsel == 1:
-                _play_one(s, p, a, 1)
+                play_card(s, p, a, 1)
                 sel[a] = 0
             else:
-                _play_cards(s, p, sel)
+                play_cards(s, p, sel, ALL_CARDS)
                 for c in range(54):
                     sel[c] = 0
             s.nsel = 0

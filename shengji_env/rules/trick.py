@@ -134,36 +134,9 @@ def play_strength(cnt54, fk, fL, fm, s_esuit, lvl, trump):
 
 
 @njit(cache=True)
-def _play_cards(s, seat, play):
-    """Move the cards play of seat from its hand to the trick and the play log (s: the record)."""
-    hand = s.hand[seat]
-    tc = s.trick_cards[seat]
-    pl = s.played[seat]
-    sh = s.shown[seat]
-    ls = s.log_seat
-    lc = s.log_card
-    lt = s.log_trick
-    nlog = s.nlog
-    t = s.ntricks
-    for c in range(54):
-        k = play[c]
-        if k > 0:
-            hand[c] -= k
-            tc[c] += k
-            pl[c] += k
-            v = sh[c] - k
-            sh[c] = v if v > 0 else 0
-            for _ in range(k):
-                ls[nlog] = seat
-                lc[nlog] = c
-                lt[nlog] = t
-                nlog += 1
-    s.nlog = nlog
-
-
-@njit(cache=True)
-def _play_one(s, seat, c, k):
-    """_play_cards for a play of k copies of the one card c."""
+def play_card(s, seat, c, k):
+    """Seat plays k copies of card c: from its hand to the trick and the play log (SJ-7.1, SJ-8.1);
+    copies it had shown (a declaration, SJ-4.3, or a failed throw, SJ-7.4) are no longer shown."""
     s.hand[seat, c] -= k
     s.trick_cards[seat, c] += k
     s.played[seat, c] += k
@@ -180,110 +153,124 @@ def _play_one(s, seat, c, k):
 
 
 @njit(cache=True)
-def _play_cards_bits(s, seat, play, cards):
-    """_play_cards for a play whose cards are all in the uint64 set cards (the same writes, the log
-    in card order), visiting only those cards."""
-    hand = s.hand[seat]
-    tc = s.trick_cards[seat]
-    pl = s.played[seat]
-    sh = s.shown[seat]
-    nlog = s.nlog
-    t = s.ntricks
+def play_cards(s, seat, play, cards):
+    """Seat plays play[c] copies of every card c of the uint64 set cards (the cards outside it
+    have play[c] = 0), in card order: play_card for each."""
     x = cards
     while x != 0:
         c = np.int64(lowest_bit(x))
         x &= x - np.uint64(1)
         k = play[c]
         if k > 0:
-            hand[c] -= k
-            tc[c] += k
-            pl[c] += k
-            v = sh[c] - k
-            sh[c] = v if v > 0 else 0
-            for _ in range(k):
-                s.log_seat[nlog] = seat
-                s.log_card[nlog] = c
-                s.log_trick[nlog] = t
-                nlog += 1
-    s.nlog = nlog
+            play_card(s, seat, c, k)
+
+
+@njit(cache=True, inline="always")
+def beats(e, v, be, bs):
+    """SJ-3.5, SJ-9.3: does a matching play of esuit e and strength v become the current best over
+    one of esuit be and strength bs? A trump beats a non-trump; within one esuit only a strictly
+    stronger play does (on equal strength the earlier play stays best)."""
+    return (e == TRUMP and be != TRUMP) or (e == be and v > bs)
+
+
+@njit(cache=True)
+def _winner_single_tuple(s, l0):
+    """The winning seat of a trick whose format F is one single or one tuple of k = n cards (the
+    trick's plays at l0.. of the play log, n per seat): a play matches iff it is k copies of one
+    card of esuit s or TRUMP (SJ-9.1), its strength is that card's position (SJ-9.2). The speed
+    twin of _winner_by_strength (no strength search)."""
+    n = s.lead_n
+    ldr = s.leader
+    lc = s.log_card
+    est = s.es_tab
+    pst = s.pos_tab
+    se = s.lead_esuit
+    best = ldr
+    be = -1
+    bs = -1
+    for dq in range(4):
+        i0 = l0 + dq * n
+        one = lc[i0]
+        ok = True
+        for i in range(i0 + 1, i0 + n):
+            if lc[i] != one:
+                ok = False
+        e = est[one]
+        if not ok or (e != se and e != TRUMP):
+            continue
+        v = pst[one]
+        if dq == 0:
+            be = e
+            bs = v
+        elif beats(e, v, be, bs):
+            best = (ldr + dq) % 4
+            be = e
+            bs = v
+    return best
+
+
+@njit(cache=True)
+def _winner_by_strength(s, ws, l0):
+    """SJ-9.3: the winning seat of the completed trick (its plays at l0.. of the play log), each
+    strength search (play_strength_ws) run only where it can decide: the lead matches F with esuit
+    s; a follower's play can only become best if its cards share one esuit that is the best's (a
+    stronger play) or TRUMP over a non-trump best (a ruff). A successful throw (fm >= 2) cannot be
+    beaten inside its own esuit: a follower's stronger key component would have beaten it (SJ-7.4)."""
+    lvl = s.hand_level
+    trump = s.trump
+    ldr = s.leader
+    fm = s.fm
+    n = s.lead_n
+    lc = s.log_card
+    est = s.es_tab
+    se = s.lead_esuit
+    best = ldr
+    be = se
+    bs = -1           # the best's strength, searched when a play of its esuit is compared
+    for dq in range(1, 4):
+        i0 = l0 + dq * n
+        e = est[lc[i0]]
+        for i in range(i0 + 1, i0 + n):
+            if est[lc[i]] != e:
+                e = -1
+                break
+        if e == be:
+            if best == ldr:
+                if fm >= 2:
+                    continue
+                if bs < 0:
+                    _, bs = play_strength_ws(s.trick_cards[ldr], s.fk, s.fL, fm, se, lvl, trump, ws)
+        elif e != TRUMP:
+            continue
+        q = (ldr + dq) % 4
+        _, st_ = play_strength_ws(s.trick_cards[q], s.fk, s.fL, fm, se, lvl, trump, ws)
+        if st_ < 0:
+            continue
+        if beats(e, st_, be, bs):
+            best = q
+            be = e
+            bs = st_
+    return best
 
 
 @njit(cache=True)
 def _resolve_trick(s, ws):
-    """SJ-9: the winner of the completed trick, its points (SJ-9.4), then the next lead; returns
-    True at the end of the hand (the caller scores it with _finish_hand). s: the record; ws: make_ws
-    work arrays with the config (set_ws_cfg)."""
-    lvl = s.hand_level
-    trump = s.trump
+    """SJ-9: the winner of the completed trick takes its points and leads the next trick (SJ-9.4);
+    returns True at the end of the hand (the caller scores it with _finish_hand). s: the record;
+    ws: make_ws work arrays with the config (set_ws_cfg)."""
     ldr = s.leader
     fm = s.fm
     z = 0
     for j in range(fm):
         if s.fk[j] * s.fL[j] > z:
             z = s.fk[j] * s.fL[j]
-    best = ldr
     n = s.lead_n
     lc = s.log_card
     l0 = s.nlog - 4 * n   # the trick's cards in the play log: n per seat, in play order
     if fm == 1 and s.fL[0] == 1:
-        # F is one single or one tuple of k = n: a play matches iff it is k copies of one card of
-        # esuit s or TRUMP (SJ-9.1); its strength is that card's position (SJ-9.2)
-        est = s.es_tab
-        pst = s.pos_tab
-        se = s.lead_esuit
-        be = -1
-        bs = -1
-        for dq in range(4):
-            i0 = l0 + dq * n
-            one = lc[i0]
-            ok = True
-            for i in range(i0 + 1, i0 + n):
-                if lc[i] != one:
-                    ok = False
-            e = est[one]
-            if not ok or (e != se and e != TRUMP):
-                continue
-            v = pst[one]
-            if dq == 0:
-                be = e
-                bs = v
-            elif (e == TRUMP and be != TRUMP) or (e == be and v > bs):
-                best = (ldr + dq) % 4
-                be = e
-                bs = v
+        best = _winner_single_tuple(s, l0)
     else:
-        # SJ-9.3 with each strength search (play_strength_ws) run only where it can decide: the
-        # lead matches F with esuit s; a follower's play can only become best if its cards share
-        # one esuit that is the best's (a stronger play) or TRUMP over a non-trump best (a ruff).
-        # A successful throw (fm >= 2) cannot be beaten inside its own esuit: a follower's
-        # stronger key component would have beaten it (SJ-7.4)
-        est = s.es_tab
-        se = s.lead_esuit
-        be = se
-        bs = -1           # the best's strength, searched when a play of its esuit is compared
-        for dq in range(1, 4):
-            i0 = l0 + dq * n
-            e = est[lc[i0]]
-            for i in range(i0 + 1, i0 + n):
-                if est[lc[i]] != e:
-                    e = -1
-                    break
-            if e == be:
-                if best == ldr:
-                    if fm >= 2:
-                        continue
-                    if bs < 0:
-                        _, bs = play_strength_ws(s.trick_cards[ldr], s.fk, s.fL, fm, se, lvl, trump, ws)
-            elif e != TRUMP:
-                continue
-            q = (ldr + dq) % 4
-            _, st_ = play_strength_ws(s.trick_cards[q], s.fk, s.fL, fm, se, lvl, trump, ws)
-            if st_ < 0:
-                continue
-            if (e == TRUMP and be != TRUMP) or (e == be and st_ > bs):
-                best = q
-                be = e
-                bs = st_
+        best = _winner_by_strength(s, ws, l0)
     pts = 0
     tc = s.trick_cards
     ls = s.log_seat
