@@ -54,7 +54,8 @@ def _legal_bits(st, b, cfg, esm):
 
 @njit(cache=True)
 def _legal_bits_r(s, esm):
-    """_legal_bits on the record s."""
+    """_legal_bits on the record s: the BURY and LEAD masks of section 4 (any held card; then cards of
+    the first selected card's esuit, or DONE) and follow_bits. A speed twin of legal_mask."""
     ph = s.phase
     one = np.uint64(1)
     sel = s.sel
@@ -117,7 +118,7 @@ def _hand_bits_all(s, bb):
 @njit(cache=True)
 def _legal_bits_inc(s, esm, bb, D):
     """_legal_bits_r from the incremental sets bb (the same bit set, or 0 where _legal_bits_r gives
-    0): no scan of the 54 counts."""
+    0): no scan of the 54 counts. Its speed twin."""
     ph = s.phase
     one = np.uint64(1)
     seat = s.actor
@@ -157,7 +158,7 @@ def _legal_bits_inc(s, esm, bb, D):
     if not multi:
         return av & em
     if s.fm == 1 and s.fL[0] == 1:
-        # one tuple of k led (as _legal_bits_r): t = min(k, largest count of s) (SJ-8.3); the
+        # one tuple of k led (as follow_bits): t = min(k, largest count of s) (SJ-8.3); the
         # optimal assignments are t copies of one card x
         t = min(top, s.fk[0])
         if t < 2:

@@ -2,7 +2,7 @@
 
 - _decomp_ns (the allocation-free SJ-7.2 search) against the plain-Python brute force on random one-esuit card sets,
   ambiguous positions (several level cards at one position, SJ-3.4) included;
-- the fast rollout (incremental card sets, _execute_lead_bits) against the plain loop on throw-heavy
+- the fast rollout (incremental card sets, lead.execute_lead) against the plain loop on throw-heavy
   random games of every deck count and throw penalty mode (byte-identical states, SJ-7.4 penalties).
 """
 import numpy as np

@@ -1,4 +1,4 @@
-"""The legal-play enumerator's loop (kernels._ms_iter, no recursion) against a plain-Python listing.
+"""The legal-play enumerator's loop (plays._ms_iter, no recursion) against a plain-Python listing.
 
 legal_plays lists, for BURY, LEAD and every FOLLOW whose format has no tuple (or whose follower
 cannot fill the led esuit, SJ-8.2(a)), the multisets lo <= x <= hi of a card list in lexicographic
