@@ -49,7 +49,7 @@ from agents.courtpiece_heuristic import FIRST5, HAND, PASS_BELOW, CourtPieceHeur
 from cardzoo.cards import (SUIT_MASKS, card_index, highest_bit, lowest_bit, popcount, rng_below, seed_generators,
                            shuffle_prefix)
 from courtpiece_env.config import BE_RANG, C_BAND, C_VARIANT, MENDI_COAT
-from courtpiece_env.kernels import apply_action, legal_bits
+from courtpiece_env.rules import apply_action, legal_bits
 from courtpiece_env.state import CALL, PLAY
 
 ZERO = np.uint64(0)

@@ -23,6 +23,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
+from cardzoo.firstrun import announce_compile
 from cardzoo.options import check_action, check_seed, require_reset
 
 
@@ -103,6 +104,7 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
     # ---- the adapter -------------------------------------------------------------------------
     def __init__(self, num_players: int, render_mode: str | None = None):
         super().__init__()
+        announce_compile(type(self).__module__.partition(".")[0])  # before the game's kernels compile
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode={render_mode!r} is not one of None, "
                              + ", ".join(map(repr, self.metadata["render_modes"])))

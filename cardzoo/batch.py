@@ -10,6 +10,7 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
+from cardzoo.firstrun import announce_compile
 from cardzoo.options import check_int, check_seed, require_reset
 
 
@@ -19,6 +20,7 @@ class BatchGameBase(ABC):
 
     def __init__(self, n: int, num_players: int):
         self.n = check_int("n", n, lo=1, what="BatchGame batch size")
+        announce_compile(type(self).__module__.partition(".")[0])  # before the game's kernels compile
         self.num_players = num_players
         self.rewards = np.zeros((self.n, num_players), np.float32)
         self._is_reset = False  # set by the first successful reset (see _check_reset)

@@ -1,4 +1,4 @@
-"""The `cardzoo` command line: games, demo, bench, and (from agents/) train, arena, play.
+"""The `cardzoo` command line: games, demo, bench, warmup, and (from agents/) train, arena, play.
 
 Every bad argument ends the same way: one line on stderr, ``cardzoo <command>: error: <what is
 wrong>``, and exit status 2, never a traceback. argparse refuses what it can see from the text
@@ -12,6 +12,7 @@ import argparse
 import importlib
 import math
 import sys
+import time
 
 from cardzoo.registry import list_games
 
@@ -81,6 +82,28 @@ def _cmd_demo(args) -> int:
     return run_demo(args.game, seed=args.seed, variant=args.variant)
 
 
+def _cmd_warmup(args) -> int:
+    """Compile each game's kernels now (or load them from the cache), with a progress bar and the
+    seconds each game took."""
+    from tqdm import tqdm
+
+    from cardzoo.firstrun import warm_up_stages
+
+    stages = {game: warm_up_stages(game) for game in args.games or list_games()}
+    seconds = {}
+    with tqdm(total=sum(map(len, stages.values())), desc="warmup", unit="stage", file=sys.stderr) as bar:
+        for game, todo in stages.items():
+            start = time.perf_counter()
+            for name, run in todo:
+                bar.set_postfix_str(f"{game}: {name}")
+                run()
+                bar.update()
+            seconds[game] = time.perf_counter() - start
+    for game, s in seconds.items():
+        print(f"{game}: {s:.1f} s")
+    return 0
+
+
 def _cmd_replay(args) -> int:
     """Replay records through the env; a bad record is one line naming its first wrong step."""
     from cardzoo import records
@@ -138,6 +161,10 @@ def build_parser() -> argparse.ArgumentParser:
     else:
         add_arguments(p)
         p.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser("warmup", help="compile the games' kernels ahead of their first use (cached on disk)")
+    p.add_argument("games", nargs="*", type=game_name, help="games to compile (default: all)")
+    p.set_defaults(func=_cmd_warmup)
 
     p = sub.add_parser("replay", help="replay game records through the env (docs/records.md)")
     p.add_argument("files", nargs="+", help="record files (JSON)")

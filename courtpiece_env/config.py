@@ -51,6 +51,7 @@ class CourtPieceConfig:
     change_trump: bool = False
     play_out: bool = False
     split_win_points: int = 1
+    # CP-12.1: the env has no clock; the three limits are information for a match runner
     call_seconds: float = 20
     first_game_call_seconds: float = 10
     band_hide_seconds: float = 20

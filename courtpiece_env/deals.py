@@ -12,7 +12,7 @@ import numpy as np
 
 from cardzoo.cards import card_text, parse_cards
 from cardzoo.options import MAX_INT, is_int
-from courtpiece_env import kernels
+from courtpiece_env.rules.deal import change_order, order_from_perm
 
 DEAL_KEYS = ("hands", "dealer", "draw", "turned", "band_timeout", "change_cards")
 FIRST_ONLY = ("dealer", "draw", "turned", "band_timeout")
@@ -141,7 +141,7 @@ def run_draw(cards):
 def deal_order(rng, dealer):
     """Section 7 step 2 from the generator."""
     order = np.zeros((4, 13), np.int8)
-    kernels.order_from_perm(rng.permutation(52).astype(np.int64), dealer, order)
+    order_from_perm(rng.permutation(52).astype(np.int64), dealer, order)
     return order
 
 
@@ -177,7 +177,7 @@ class Episode:
                 return h.copy()
         q = self.rng.permutation(37).astype(np.int64)
         out = np.zeros((4, 13), np.int8)
-        kernels.change_order(np.asarray(order, np.int8), seat, dealer, q, out)
+        change_order(np.asarray(order, np.int8), seat, dealer, q, out)
         return out
 
     def turned_card(self, order, fc):

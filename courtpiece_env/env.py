@@ -12,7 +12,7 @@ from cardzoo.cards import card_text, mask_to_cards
 from cardzoo.options import check_int, check_seed
 from courtpiece_env import config as cfgmod
 from courtpiece_env import deals as dealmod
-from courtpiece_env import kernels as K
+from courtpiece_env import rules as K
 from courtpiece_env.observe import OBS_SIZE, observe_batch, observe_one
 from courtpiece_env.render import action_from_name as _action_from_name
 from courtpiece_env.render import action_name as _action_name
@@ -148,7 +148,7 @@ def aec_step(st, cfg, a, neworder, mask_out):
             mask_out[i] = 0
         return -1
     cards, ex = K.legal_bits(s, cfg)
-    K._write_mask(cards, ex, mask_out)
+    K.write_mask(cards, ex, mask_out)
     if s.phase != phase:
         return -3 - actor
     return actor

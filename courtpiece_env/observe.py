@@ -67,7 +67,7 @@ def observe_into(s, cfg, viewer, out):
         out[104 + s.hidden_card] = 1.0
     _bits(s.gave_back[viewer], out, 156)
     nt = s.ntrick
-    for t in range(nt + 1):
+    for t in range(nt + 1):  # CP-4.7: every played card is public and remembered
         if t == 13:
             break
         k = 4 if t < nt else s.npos

@@ -1,7 +1,7 @@
 """Court Piece state: one numpy record per game, with a leading batch axis (`new_state(B)`).
 
 Cards are bits of a uint64 (bit i = card i, CONVENTIONS); seats 0..3; -1 means "none".
-Every rule kernel in kernels.py reads and writes these fields of `st[b]` and nothing else.
+Every rule kernel in rules/ reads and writes these fields of `st[b]` and nothing else.
 """
 from __future__ import annotations
 

@@ -95,7 +95,6 @@ def _run(config, n_games, seed, counts):
                             moment = (tt, row.index(int(s["set_card"])))
             want = ref_trick_winner(cards, int(s["trick_leader"][t]), trump, moment, t)
             assert int(s["trick_winner"][t]) == want, (config, b, t, cards, trump, moment)
-            # the flag-based kernel rule agrees as well
             counts["tricks"] += 1
         prev_ntrick = nt
 
@@ -111,22 +110,23 @@ def test_courtpiece_legal_mask_and_trick_winner_match_reference(variant):
     assert counts["positions"] >= MIN_POSITIONS and counts["tricks"] >= 10_000
 
 
-def test_courtpiece_trick_winner_kernel_on_random_tricks():
-    """kernels.trick_winner_index (the CP-4.5 flag rule) against the reference on 100,000 random tricks."""
-    from courtpiece_env.kernels import trick_winner_index
+def test_courtpiece_card_value_on_random_tricks():
+    """rules.trick.card_value (CP-4.4 / CP-4.5, the value of a card as it is played) against the
+    reference winner on 100,000 random tricks whose trump becomes public at a random position."""
+    from courtpiece_env.rules.trick import card_value
     rng = np.random.default_rng(5)
     n = 100_000
     tricks = np.argsort(rng.random((n, 52)), axis=1)[:, :4].astype(np.int64)
     trumps = rng.integers(-1, 4, n)
     moments = rng.integers(0, 5, n)          # position from which trump counts (4: after the trick)
     for i in range(n):
-        cards = tricks[i]
+        cards = tricks[i].tolist()
         trump = int(trumps[i])
         m = int(moments[i])
-        flags = np.array([1 if (trump >= 0 and c // 13 == trump and k >= m) else 0
-                          for k, c in enumerate(cards)], np.int64)
-        wi = trick_winner_index(cards, flags, trump)
-        want = ref_trick_winner(cards.tolist(), 0, None if trump < 0 else trump, (0, m), 0)
+        led = cards[0] // 13
+        values = [card_value(c, c // 13, led, trump if k >= m else -1) for k, c in enumerate(cards)]
+        wi = max(range(4), key=lambda k: (values[k], -k))
+        want = ref_trick_winner(cards, 0, None if trump < 0 else trump, (0, m), 0)
         assert wi == want, (cards, trump, m)
 
 

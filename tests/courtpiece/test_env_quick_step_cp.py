@@ -14,7 +14,7 @@ from courtpiece_reference import record_bytes
 
 import courtpiece_env
 from cardzoo.aec import PHASE_STEP
-from courtpiece_env import kernels as K
+from courtpiece_env import rules as K
 from courtpiece_env.state import NEED_DEAL, OVER
 
 envmod = importlib.import_module("courtpiece_env.env")

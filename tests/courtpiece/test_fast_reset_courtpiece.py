@@ -10,7 +10,7 @@ import pytest
 from cardzoo.options import SEED_MAX
 import courtpiece_env
 from courtpiece_env import deals as dealmod
-from courtpiece_env import kernels as K
+from courtpiece_env import rules as K
 from courtpiece_env.state import new_state
 
 CONFIGS = [

@@ -1,0 +1,86 @@
+"""The first run of a game: its kernels compile (seconds to minutes) before anything plays, and are
+cached on disk for every later run. `announce_compile` says so on stderr, once per process and game,
+when the game's compiled cache is really empty; `warm_up_stages` lists what compiles a game's usual
+paths ahead of time (the `cardzoo warmup` command).
+"""
+from __future__ import annotations
+
+import random
+import sys
+
+from cardzoo import _jit
+
+# package -> (the game's name for people, how long its first compile takes on a typical machine)
+COMPILE_NOTES = {
+    "courtpiece_env": ("Court Piece", "about 20 seconds"),
+    "lopti_env": ("LOPTI", "about a minute"),
+    "shengji_env": ("Sheng Ji", "about two minutes"),
+}
+
+_announced: set[str] = set()
+
+
+def cache_is_cold(package: str, root=_jit.ROOT) -> bool:
+    """True when not one kernel file of the package has a compiled index (.nbi) in its cache
+    directory: nothing of the game was ever compiled and cached here (or a source change cleared it,
+    cardzoo._jit). False where the cache cannot be found or written: there is nothing to announce."""
+    files = [p for p in _jit.package_sources(package, root) if b"cache=True" in p.read_bytes()]
+    if not files:
+        return False
+    for path in files:
+        where = _jit.cache_dir(path)
+        if where is None:
+            return False
+        if where.is_dir() and any(where.glob(f"{path.stem}.*.nbi")):
+            return False
+    return True
+
+
+def announce_compile(package: str, stream=None) -> bool:
+    """Print one line on stderr (or `stream`) if the package's kernels are about to compile from an
+    empty cache; at most once per process and package. Returns whether it printed."""
+    if package in _announced or package not in COMPILE_NOTES:
+        return False
+    _announced.add(package)
+    if not cache_is_cold(package):
+        return False
+    title, how_long = COMPILE_NOTES[package]
+    print(f"cardzoo: compiling {title} kernels (first run only, {how_long})...",
+          file=sys.stderr if stream is None else stream, flush=True)
+    return True
+
+
+def _random_legal(mask, rnd: random.Random) -> int:
+    legal = [i for i, ok in enumerate(mask) if ok]
+    return legal[rnd.randrange(len(legal))]
+
+
+def warm_up_stages(game: str) -> list:
+    """What a game's env and BatchGame run, as (name, run) stages to compile (or load from the
+    cache) ahead of time: one full env() episode (reset, step, mask, observe), then a BatchGame's
+    reset, observe, legal_mask and step, then its rollout."""
+    from cardzoo.registry import make, make_batch
+
+    rnd = random.Random(0)
+    batch = []
+
+    def env_episode():
+        env = make(game)
+        env.reset(seed=0)
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            env.step(None if terminated or truncated else _random_legal(obs["action_mask"], rnd))
+
+    def batch_step():
+        g = make_batch(game, 2)
+        g.reset(seed=0)
+        g.observe()
+        g.step([_random_legal(row, rnd) if row.any() else 0 for row in g.legal_mask()])
+        batch.append(g)
+
+    def rollout():
+        g = batch[0]
+        g.reset(seed=1)
+        g.rollout(seed=0)
+
+    return [("env episode", env_episode), ("batch step", batch_step), ("rollout", rollout)]
