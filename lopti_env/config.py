@@ -8,11 +8,12 @@ from typing import Any
 import numpy as np
 
 from cardzoo.options import check_bool, check_choice, check_int
-from lopti_env.rules.codes import MAX_RULES, NUM_ACTIONS, SW_HI, SW_LO, SWITCH_DEFAULTS, TPL
+from lopti_env.rules.codes import (C_BRMAX, C_EARLY, C_FD, C_MAXMOVES, C_MAXRULES, C_N, C_NCARRY, C_PTE, C_REWARD,
+                                   C_ROUNDS, C_RPSMAX, C_SESSION, CFG_SIZE, MAX_RULES, NUM_ACTIONS, SW_HI,
+                                   SW_LO, SWITCH_DEFAULTS, TPL)
 from lopti_env.rules.made_rules import rule_valid
 
 OBS_SIZE = 309
-MAX_SEATS = 5
 
 # LO-12 base-rule switches by id (defaults and domains: rules/codes.py)
 SWITCH_NAMES = ("CLEAR_RANK", "LOW_RANK", "LOW_BLOCKS_CLEAR", "SET_SIZE", "DRAW_BELOW", "DRAW_MODE",
@@ -20,10 +21,6 @@ SWITCH_NAMES = ("CLEAR_RANK", "LOW_RANK", "LOW_BLOCKS_CLEAR", "SET_SIZE", "DRAW_
 SWITCH_LO = tuple(int(v) for v in SW_LO)
 SWITCH_HI = tuple(int(v) for v in SW_HI)
 
-# cfg int32 array layout
-C_N, C_FIRST_DEALER, C_SESSION, C_ROUNDS, C_MAXRULES, C_PLAY_TO_END, C_REWARD, C_MAX_MOVES, \
-    C_EARLY_STOP, C_RPS_MAX, C_BRACKET_MAX, C_NCARRY = range(12)
-CFG_SIZE = 12
 
 REWARD_SCHEMES = ("rank", "winner")
 
@@ -133,16 +130,16 @@ class LoptiConfig:
     def cfg_array(self) -> np.ndarray:
         c = np.zeros(CFG_SIZE, np.int32)
         c[C_N] = self.num_players
-        c[C_FIRST_DEALER] = self.first_dealer
+        c[C_FD] = self.first_dealer
         c[C_SESSION] = int(self.session)
         c[C_ROUNDS] = self.num_rounds()
         c[C_MAXRULES] = self.max_made_rules
-        c[C_PLAY_TO_END] = int(self.play_to_end)
+        c[C_PTE] = int(self.play_to_end)
         c[C_REWARD] = REWARD_SCHEMES.index(self.reward_scheme)
-        c[C_MAX_MOVES] = self.max_moves
-        c[C_EARLY_STOP] = int(self.rps_early_stop)
-        c[C_RPS_MAX] = self.rps_max_throws
-        c[C_BRACKET_MAX] = self.bracket_max_throws
+        c[C_MAXMOVES] = self.max_moves
+        c[C_EARLY] = int(self.rps_early_stop)
+        c[C_RPSMAX] = self.rps_max_throws
+        c[C_BRMAX] = self.bracket_max_throws
         c[C_NCARRY] = len(self.carryover_rules) if self.session else 0
         return c
 

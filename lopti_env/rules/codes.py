@@ -19,9 +19,12 @@ MAX_RULES = 8
 NUM_ACTIONS = 140
 SLOTS = 3  # face-up / face-down slots per seat (LO-2.4)
 
-# cfg layout (config.py)
+# cfg int32 array layout (LoptiConfig.cfg_array writes it): N, first dealer, session, rounds, max made
+# rules, play_to_end, reward scheme, max_moves, rps_early_stop, rps_max_throws, bracket_max_throws,
+# number of carry-over rules
 C_N, C_FD, C_SESSION, C_ROUNDS, C_MAXRULES, C_PTE, C_REWARD, C_MAXMOVES, C_EARLY, C_RPSMAX, C_BRMAX, C_NCARRY = \
     range(12)
+CFG_SIZE = 12
 
 # LO-2.2, LO-2.3: ranks are ordered by rank index, Ace high; suits carry no value (only rank masks
 # below ever look at a card). The reset rank (2) and the pass-on rank (3) are fixed; the clear and
