@@ -116,6 +116,7 @@ def pickup_offered(pile_n, chain, vp, any_play):
 
 @njit(inline="always", cache=True)
 def blind_slot_count(slots):
+    """How many face-down slots the set holds (bit j = slot j)."""
     return np.int64((slots & 1) + ((slots >> 1) & 1) + ((slots >> 2) & 1))
 
 
@@ -134,7 +135,7 @@ def legal_action(rng, idx, h, slots, pile_n, chain, t, tc, run, cr, lr, lbc, ss,
         if idx >= nplay:
             return total, ACT_PICKUP
         return total, hand_action_at(idx, h, ranks, sp, kmin)
-    nfl = np.int64((slots & 1) + ((slots >> 1) & 1) + ((slots >> 2) & 1))
+    nfl = blind_slot_count(slots)
     total = nfl + (1 if pickup_offered(pile_n, chain, vp, True) else 0)
     if idx < 0:
         idx = rng_below(rng, 0, total)
