@@ -8,75 +8,36 @@ from typing import Any
 import numpy as np
 
 from cardzoo.options import check_bool, check_choice, check_int
+from lopti_env.rules.codes import (C_BRMAX, C_EARLY, C_FD, C_MAXMOVES, C_MAXRULES, C_N, C_NCARRY, C_PTE, C_REWARD,
+                                   C_ROUNDS, C_RPSMAX, C_SESSION, CFG_SIZE, MAX_RULES, NUM_ACTIONS, SW_HI,
+                                   SW_LO, SWITCH_DEFAULTS, TPL)
+from lopti_env.rules.made_rules import rule_valid
 
-NUM_ACTIONS = 140
 OBS_SIZE = 309
-MAX_SEATS = 5
 
-# LO-12 base-rule switches: name, default, domain (lo, hi)
+# LO-12 base-rule switches by id (defaults and domains: rules/codes.py)
 SWITCH_NAMES = ("CLEAR_RANK", "LOW_RANK", "LOW_BLOCKS_CLEAR", "SET_SIZE", "DRAW_BELOW", "DRAW_MODE",
                 "VOLUNTARY_PICKUP", "CLEAR_EXTRA_MOVE", "SWAPS")
-SWITCH_DEFAULTS = (8, 5, 1, 4, 3, 0, 1, 1, 1)
-SWITCH_LO = (2, 2, 0, 3, 1, 0, 0, 0, 0)
-SWITCH_HI = (12, 12, 1, 4, 5, 1, 1, 1, 3)
+SWITCH_LO = tuple(int(v) for v in SW_LO)
+SWITCH_HI = tuple(int(v) for v in SW_HI)
 
-# LO-11.3 template table TPL int32[17, 10]: event, timing, effect, condition, Xmin, Xmax, Gmask, Nmin, Nmax, uses
-TPL = np.array([
-    [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [1, 1, 1, 1, 0, 12, 0xFF, 1, 2, 7],
-    [1, 1, 2, 1, 0, 12, 0xFF, 0, 0, 3],
-    [1, 1, 3, 1, 0, 12, 0x06, 1, 2, 7],
-    [1, 1, 1, 2, 2, 4, 0xFF, 1, 2, 7],
-    [2, 1, 1, 3, 1, 20, 0xFF, 1, 2, 7],
-    [2, 0, 2, 3, 1, 20, 0xFF, 0, 0, 3],
-    [3, 1, 1, 4, 0, 4, 0xFF, 1, 2, 7],
-    [3, 1, 4, 4, 0, 4, 0x106, 1, 4, 7],
-    [1, 2, 5, 5, 0, 13, 0, 1, 4, 5],
-    [1, 2, 5, 6, 6, 20, 0, 0, 0, 1],
-    [1, 2, 5, 7, 0, 0, 0, 1, 4, 4],
-    [4, 1, 1, 0, 0, 0, 0xFF, 1, 2, 6],
-    [5, 1, 1, 0, 0, 0, 0xFF, 1, 2, 6],
-    [6, 1, 1, 8, 0, 1, 0xFE, 1, 2, 7],
-    [7, 1, 1, 0, 0, 0, 0xFF, 1, 2, 6],
-    [8, 0, 2, 9, 4, 20, 0xFF, 0, 0, 3],
-], dtype=np.int32)
-
-# cfg int32 array layout
-C_N, C_FIRST_DEALER, C_SESSION, C_ROUNDS, C_MAXRULES, C_PLAY_TO_END, C_REWARD, C_MAX_MOVES, \
-    C_EARLY_STOP, C_RPS_MAX, C_BRACKET_MAX, C_NCARRY = range(12)
-CFG_SIZE = 12
 
 REWARD_SCHEMES = ("rank", "winner")
 
 
-def rule_valid_py(t, X, G, N, others=()) -> bool:
-    """LO-11.7 validity of (t, X, G, N) against other ACTIVE/REMOVED entries `others` (tuples)."""
+def is_valid_rule(t, X, G, N, others=()) -> bool:
+    """LO-11.7 validity of (t, X, G, N) (any Python values) against other ACTIVE/REMOVED entries
+    `others` ((t, X, G, N) tuples): the kernels' rule_valid on a rulebook of those entries."""
     vals = (t, X, G, N)
     if any(isinstance(v, bool) or not isinstance(v, numbers.Integral) for v in vals):
         return False
-    t, X, G, N = (int(v) for v in vals)
-    if not 1 <= t <= 16:
+    if any(not -1 <= int(v) <= 255 for v in vals):  # far outside every field's domain (and int32-safe)
         return False
-    row = TPL[t]
-    uses = int(row[9])
-    if uses & 1:
-        if not row[4] <= X <= row[5]:
-            return False
-    elif X != 0:
-        return False
-    if uses & 2:
-        if not (0 <= G <= 8 and (int(row[6]) >> G) & 1):
-            return False
-    elif G != 0:
-        return False
-    if uses & 4:
-        if not row[7] <= N <= row[8]:
-            return False
-    elif N != 0:
-        return False
-    if t == 9 and (X == 1 or (X == 13 and N < 3)):
-        return False
-    return (t, X, G, N) not in set(tuple(o) for o in others)
+    book = np.zeros((max(1, len(others)), MAX_RULES), np.int32)
+    for i, o in enumerate(others):
+        book[i, :4] = o
+        book[i, 5] = 1  # ACTIVE
+    return bool(rule_valid(book, len(others), *(int(v) for v in vals), -1))
 
 
 def _int_list(name, row, length):
@@ -138,7 +99,7 @@ class LoptiConfig:
         rows = []
         for row in self.initial_rules:
             r = _int_list("initial_rules", row, 4)
-            if not rule_valid_py(*r, others=rows):
+            if not is_valid_rule(*r, others=rows):
                 raise ValueError(f"option initial_rules: invalid or duplicate rule {list(r)} (LO-11.7)")
             rows.append(r)
         if len(rows) > m:
@@ -149,7 +110,7 @@ class LoptiConfig:
         crows = []
         for row in self.carryover_rules:
             r = _int_list("carryover_rules", row, 5)
-            if not rule_valid_py(*r[:4]):
+            if not is_valid_rule(*r[:4]):
                 raise ValueError(f"option carryover_rules: invalid rule {list(r)} (LO-11.7)")
             if not -1 <= r[4] < n:
                 raise ValueError(f"option carryover_rules: maker {r[4]} of {list(r)} is not -1 or a seat 0..{n - 1}")
@@ -169,16 +130,16 @@ class LoptiConfig:
     def cfg_array(self) -> np.ndarray:
         c = np.zeros(CFG_SIZE, np.int32)
         c[C_N] = self.num_players
-        c[C_FIRST_DEALER] = self.first_dealer
+        c[C_FD] = self.first_dealer
         c[C_SESSION] = int(self.session)
         c[C_ROUNDS] = self.num_rounds()
         c[C_MAXRULES] = self.max_made_rules
-        c[C_PLAY_TO_END] = int(self.play_to_end)
+        c[C_PTE] = int(self.play_to_end)
         c[C_REWARD] = REWARD_SCHEMES.index(self.reward_scheme)
-        c[C_MAX_MOVES] = self.max_moves
-        c[C_EARLY_STOP] = int(self.rps_early_stop)
-        c[C_RPS_MAX] = self.rps_max_throws
-        c[C_BRACKET_MAX] = self.bracket_max_throws
+        c[C_MAXMOVES] = self.max_moves
+        c[C_EARLY] = int(self.rps_early_stop)
+        c[C_RPSMAX] = self.rps_max_throws
+        c[C_BRMAX] = self.bracket_max_throws
         c[C_NCARRY] = len(self.carryover_rules) if self.session else 0
         return c
 

@@ -15,7 +15,7 @@ from cardzoo.cards import RANKS, card_text, parse_cards, rank_index, seed_genera
 from cardzoo.options import check_int, check_number
 from lopti_env import kernels as K
 from lopti_env.config import (NUM_ACTIONS, OBS_SIZE, SWITCH_HI, SWITCH_LO, SWITCH_NAMES, LoptiConfig,
-                              make_lopti_config, rule_valid_py)
+                              make_lopti_config, is_valid_rule)
 from lopti_env.observe import observe_batch, observe_one
 from lopti_env.state import PHASE_NAMES, STATE_DTYPE, new_state
 
@@ -235,7 +235,7 @@ def inject_state(st, cfg: LoptiConfig, cfgarr, S):
                 raise ValueError(f"state rules row {list(row)}: status must be 1 (ACTIVE) or 2 (REMOVED)")
             if not -1 <= maker < n:
                 raise ValueError(f"state rules row {list(row)}: maker must be -1 or a seat")
-            if not rule_valid_py(t, x, gg, nn, others=seen):
+            if not is_valid_rule(t, x, gg, nn, others=seen):
                 raise ValueError(f"state rules row {list(row)} is not a valid rule (LO-11.7)")
             seen.append((t, x, gg, nn))
             made = _int(row[6], "rules made_round", -1, cfg.num_rounds() - 1) if len(row) == 7 else -1

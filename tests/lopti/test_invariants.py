@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import lopti_env
-from lopti_env.config import rule_valid_py
+from lopti_env.config import is_valid_rule
 
 PLAY, SWAP, DONE = 1, 0, 10
 BITS = np.arange(52, dtype=np.uint64)
@@ -203,7 +203,7 @@ def random_rules(rng, count, templates=None):
         gs = [gg for gg in range(9) if (int(row[6]) >> gg) & 1]
         gg = int(rng.choice(gs)) if uses & 2 else 0
         nn = int(rng.integers(row[7], row[8] + 1)) if uses & 4 else 0
-        if rule_valid_py(t, x, gg, nn, others=rows):
+        if is_valid_rule(t, x, gg, nn, others=rows):
             rows.append((t, x, gg, nn))
     return [list(r) for r in rows]
 
@@ -217,7 +217,7 @@ def test_lopti_made_rules_random_games(t):
         rules = random_rules(rng, 1, [t]) + random_rules(rng, int(rng.integers(0, 4)))
         uniq = []
         for r in rules:
-            if rule_valid_py(*r, others=[tuple(u) for u in uniq]):
+            if is_valid_rule(*r, others=[tuple(u) for u in uniq]):
                 uniq.append(r)
         g = lopti_env.BatchGame(16, num_players=n, initial_rules=uniq, max_moves=300)
         drive(g, seed=t * 10 + n, n=n, max_moves=300)

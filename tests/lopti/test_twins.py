@@ -1,17 +1,24 @@
-"""The rollout's dedicated PLAY-phase loop (kernels.fast_play) plays exactly the games of the general
-step (step_game + play_mask, LO-4..LO-9): same seeds -> the same action sequence, move for move, and
-the same final record, field for field, over thousands of games for N = 2..5 with varied base rules
-(LO-12), truncation (LO-9.5), play_to_end off, sessions (LO-10) and made rules (LO-11: the general
-step then runs the PLAY phase), from fresh deals and from positions reached by random play."""
+"""The LOPTI speed twins (lopti_env.rules.TWINS), each tied to its reference move for move.
+
+rollout.legal_action against legality.play_mask: the same legal actions in the same order at
+thousands of positions from random games. rollout.fast_play against step_game (play_step + play_mask
++ the uniform pick): same seeds -> the same action sequence, move for move, and the same final record,
+field for field, over thousands of games for N = 2..5 with varied base rules (LO-12), truncation
+(LO-9.5), play_to_end off, sessions (LO-10) and made rules (LO-11: the general step then runs the PLAY
+phase), from fresh deals and from positions reached by random play."""
 from __future__ import annotations
+
+import pathlib
 
 import numpy as np
 import pytest
 
 import lopti_env
+import lopti_env.rules
 from lopti_env import kernels as K
 from lopti_env.config import SWITCH_HI, SWITCH_LO, SWITCH_NAMES
 from lopti_env.env import rollout_counts
+from lopti_env.rules import engine, legality, resolution, rollout
 
 LOG = 12000  # actions per game the logs hold (the longest game here stays far below)
 
@@ -64,7 +71,7 @@ def both_ways(cfg, games, seed, rseed, steps=0):
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
-def test_lopti_fast_rollout_default_rules(n):
+def test_fast_play_default_rules(n):
     """600 default games per N from the deal, 300 from positions 1..60 decisions in."""
     total, fast = both_ways({"num_players": n}, 600, 100 + n, 7 + n)
     assert fast > 0.95 * total  # the fast loop played the PLAY phases
@@ -72,7 +79,7 @@ def test_lopti_fast_rollout_default_rules(n):
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
-def test_lopti_fast_rollout_random_base_rules(n):
+def test_fast_play_random_base_rules(n):
     """24 random LO-12 settings per N (with rewards, truncation and play_to_end varied), 60 games each."""
     rng = np.random.default_rng(31 + n)
     fast_total = 0
@@ -85,7 +92,7 @@ def test_lopti_fast_rollout_random_base_rules(n):
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
-def test_lopti_fast_rollout_sessions_and_made_rules(n):
+def test_fast_play_sessions_and_made_rules(n):
     """Sessions (rules made by winners, votes, RPS; the fast loop runs only rounds without an ACTIVE
     rule) and games with initial made rules (the fast loop never runs)."""
     rng = np.random.default_rng(77 + n)
@@ -95,3 +102,52 @@ def test_lopti_fast_rollout_sessions_and_made_rules(n):
     assert 0 < fast < total
     cfg = {"num_players": n, "initial_rules": [[1, 12, 1, 1], [5, 3, 0, 1]], "max_moves": 300}
     assert both_ways(cfg, 80, 400 + n, 6)[1] == 0
+
+
+def play_positions(cfg, games, seed, steps):
+    """Records of PLAY-phase positions met by random BatchGame play (every decision of every game)."""
+    g = lopti_env.BatchGame(games, **cfg)
+    g.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    found = []
+    for _ in range(steps):
+        if g.done.all():
+            g.reset(seed=int(rng.integers(1 << 30)))
+        live = (g.st["phase"] == K.PLAY) & (g.st["actor"] >= 0)
+        found.append(g.st[live].copy())
+        mask = g.legal_mask()
+        g.step((rng.random(mask.shape) * mask).argmax(axis=1))
+    return np.concatenate(found), g.cfg
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_fast_legal_actions_equal_play_mask(n):
+    """At every PLAY position of random games (default and random LO-12 switches; thousands per N)
+    the twin enumerates play_mask's legal list, action for action."""
+    rng = np.random.default_rng(50 + n)
+    checked = 0
+    for i, base in enumerate([{}] + [random_switches(rng) for _ in range(3)]):
+        st, cfg = play_positions({"num_players": n, "base_rules": base}, 64, 60 + 10 * n + i, 120)
+        out = np.zeros(140, np.int16)
+        for b in range(len(st)):
+            k = K.fast_legal_actions(st, b, out)
+            ref = st[b]["legal"][:st[b]["n_legal"]]
+            assert k == len(ref) and (out[:k] == ref).all(), (b, out[:k].tolist(), ref.tolist())
+        checked += len(st)
+    assert checked > 5000
+
+
+def test_every_twin_is_declared_and_tested():
+    """Each TWINS row names an existing twin and reference, a rule ID of the spec, and tests of this
+    module."""
+    spec = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "rules" / "lopti.md").read_text()
+    modules = {"engine": engine, "legality": legality, "resolution": resolution, "rollout": rollout}
+    assert len(lopti_env.rules.TWINS) >= 1
+    for twin, reference, rule, why, tests in lopti_env.rules.TWINS:
+        for name in (twin, reference):
+            module, func = name.split(".")
+            assert callable(getattr(modules[module], func)), name
+        assert f"**{rule}" in spec and why
+        assert tests.startswith("test_twins.py::")
+        for test in tests.split("::", 1)[1].split(", "):
+            assert callable(globals().get(test)), test
