@@ -58,7 +58,7 @@ def _kitty_flip(st, b, cfg):
         s.trump = 4 if best < 0 else best // 13
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bury_card(s, c, K):
     """SJ-5.1: the banker buries one card c per action; after K the buried cards leave his hand and
     are the kitty, and the banker leads the first trick (SJ-5.2)."""

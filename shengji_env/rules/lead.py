@@ -49,7 +49,7 @@ def _record_failed_throw(s, ws, ldr, play, cards):
             s.penalty -= pts
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lead_on_table(s, ldr, n, e):
     """The lead of n cards of esuit e by seat ldr is on the table: the other seats follow in turn
     order, each with n cards (SJ-8.1)."""
@@ -62,7 +62,7 @@ def _lead_on_table(s, ldr, n, e):
     s.phase = FOLLOW
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _ordinary_lead_of_one_card(s, ldr, c):
     """SJ-7.3: k copies of one card are one component (a single or a tuple), an ordinary lead: it
     stands, and F is that component."""
@@ -197,7 +197,7 @@ def _decompose_selection(s, ws, esm, stk, sb, D):
             ws[WS_SEL_PK + j] = (ws[WS_SEL_PK + j] & ~R) | (ws[WS_SEL_PK + j + bk] & R)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _forced_component(s, ws, esm, bb, m, e, D):
     """SJ-7.4 throw check of the m >= 2 components in ws (WS_COMP_*) of a lead of esuit e: the index
     of the forced component (among those some other seat beats, the smallest size, then the lowest

@@ -12,8 +12,8 @@ from .lead import execute_lead_from_record
 from .phases import (A_BJ, A_DECL, A_DONE, A_LJ, A_NAME, A_PASS, BURY, DEAL, DECLARE, FINAL, FOLLOW, LEAD, NAME_TRUMP,
                      NUM_ACTIONS)
 from .score import _finish_hand
-from .scratch import ALL_CARDS, WS_CFG, make_ws, set_ws_cfg
-from .trick import _resolve_trick, play_card, play_cards
+from .scratch import WS_CFG, make_ws, set_ws_cfg
+from .trick import _resolve_trick, play_card
 
 
 @njit(cache=True)
@@ -122,9 +122,11 @@ def _apply_play_r(s, a, ws):
                 play_card(s, p, a, 1)
                 sel[a] = 0
             else:
-                play_cards(s, p, sel, ALL_CARDS)
                 for c in range(54):
-                    sel[c] = 0
+                    k = sel[c]
+                    if k > 0:
+                        play_card(s, p, c, k)
+                        sel[c] = 0
             s.nsel = 0
             s.ntp += 1
             if s.ntp == 4:

@@ -133,7 +133,7 @@ def play_strength(cnt54, fk, fL, fm, s_esuit, lvl, trump):
     return play_strength_ws(cnt54, fk, fL, fm, s_esuit, lvl, trump, make_ws())
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_card(s, seat, c, k):
     """Seat plays k copies of card c: from its hand to the trick and the play log (SJ-7.1, SJ-8.1);
     copies it had shown (a declaration, SJ-4.3, or a failed throw, SJ-7.4) are no longer shown."""
@@ -152,7 +152,7 @@ def play_card(s, seat, c, k):
     s.nlog = nlog
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_cards(s, seat, play, cards):
     """Seat plays play[c] copies of every card c of the uint64 set cards (the cards outside it
     have play[c] = 0), in card order: play_card for each."""
@@ -173,7 +173,7 @@ def beats(e, v, be, bs):
     return (e == TRUMP and be != TRUMP) or (e == be and v > bs)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _winner_single_tuple(s, l0):
     """The winning seat of a trick whose format F is one single or one tuple of k = n cards (the
     trick's plays at l0.. of the play log, n per seat): a play matches iff it is k copies of one
