@@ -103,7 +103,7 @@ def change_trump_legal(s, cfg, a):
     return ZERO, np.int64((ALL_SUITS & ~(1 << s.trump)) | X_PASS)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def change_cards(s, cfg, take_new, neworder):
     """CP-10.1 in turn order from d+1 to the dealer: a change gives the seat's five back (remembered
     in gave_back) and deals from `neworder` (deal.change_order, drawn by the caller); a seat with
@@ -124,14 +124,14 @@ def change_cards(s, cfg, take_new, neworder):
         s.actor = next_seat(actor)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def pass_to_partner(s):
     """CP-3.1 / CP-7.1: the first chooser passes; his partner must choose (CP-3.3)."""
     s.passed = 1
     s.actor = (s.fc + 2) & 3
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def call_trump(s, cfg, suit):
     """CP-3.4: the seat that names is the caller; the suit is public at once."""
     s.trump = suit
@@ -139,7 +139,7 @@ def call_trump(s, cfg, suit):
     after_trump_fixed(s, cfg)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def hide_card(s, cfg, c):
     """CP-7.1: the hider's card goes face down (CP-7.3: out of his hand once the rest is dealt); he is
     the caller."""
@@ -150,7 +150,7 @@ def hide_card(s, cfg, c):
     after_trump_fixed(s, cfg)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def band_hide(s, c, owner):
     """CP-11.5: d+1's card goes face down (by choice, or at random on a timeout); no change trump
     (CP-11.12)."""
@@ -160,7 +160,7 @@ def band_hide(s, c, owner):
     start_play(s)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def change_trump(s, cfg, a):
     """CP-10.2: PASS keeps trump; a suit (52..55) becomes trump; in Chhupa Rang card a (one of his
     first five in hand) goes face down and the old face-down card into his hand. A change makes him
@@ -183,7 +183,7 @@ def change_trump(s, cfg, a):
     start_play(s)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def turn_card(s, cfg, card):
     """CP-3.5: nobody named: the dealer turns `card` (a random card of the first chooser's second
     packet, drawn by the caller); its suit is trump and nobody is caller."""
@@ -192,7 +192,7 @@ def turn_card(s, cfg, card):
     after_trump_fixed(s, cfg)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def hide_unseen(s, cfg, card):
     """CP-7.8: nobody hid: `card`, a random card of the first chooser's second packet, goes face down
     unseen; the first chooser counts as the hider."""

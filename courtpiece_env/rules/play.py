@@ -94,7 +94,7 @@ def play_legal(s, cfg):
     return follow_legal(s, cfg, h)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def band_first_void(s, cfg, nxt, led, t, pos):
     """CP-11.6(a), (d): the first player of the bazi due to follow without the led suit in hand takes
     the trump duty, and a card still face down is turned up before he plays."""
@@ -139,7 +139,7 @@ def play_card(s, cfg, c):
     resolve_trick(s, cfg)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def ask_reveal(s):
     """CP-7.4(a): a follower without the led suit asks; the card is shown now and he must then play
     a trump if he holds one (CP-7.5)."""
@@ -147,7 +147,7 @@ def ask_reveal(s):
     s.duty = DUTY_FOLLOW_ELSE_TRUMP
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def lead_reveal(s):
     """CP-7.4(b), CP-11.6(b): the hider on lead shows the card and must lead a trump (CP-7.7)."""
     show_hidden(s, s.ntrick + 1, 0)

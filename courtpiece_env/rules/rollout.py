@@ -23,7 +23,7 @@ def kernel_perm(rng, g, n, out):
     shuffle_prefix(out, n, rng, g)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def random_action(s, cfg, rng, b):
     """A uniformly random legal action: cards first, then the extras in action order."""
     cards, ex = legal_bits(s, cfg)
@@ -38,9 +38,9 @@ def random_action(s, cfg, rng, b):
 
 @njit(inline="always", cache=True, error_model="numpy")
 def plain_trick(s, cfg, katte):
-    """A trick about to be led in which nothing but CP-4.2, CP-4.3 and (with `katte`) CP-8.2 applies:
+    """In the play phase: a trick about to be led in which nothing but CP-4.2, CP-4.3 and (with `katte`) CP-8.2 applies:
     no face-down card, no duty, Band's first void already past, and trump known or settable by a void."""
-    return s.phase == PLAY and s.npos == 0 and (s.trump >= 0 or katte) and s.hidden_card < 0 \
+    return s.npos == 0 and (s.trump >= 0 or katte) and s.hidden_card < 0 \
         and s.duty == 0 and (cfg[C_BAND] == 0 or s.void_used == 1)
 
 
@@ -52,6 +52,7 @@ def random_trick(s, cfg, rng, b, katte):
     the reference's."""
     t = s.ntrick
     leader = s.actor
+    trump = s.trump
     led = 0
     best = -1
     bpos = 0
@@ -70,11 +71,12 @@ def random_trick(s, cfg, rng, b, katte):
         s.hands[p] = h ^ card_bit(c)
         s.trick_cards[t, k] = c
         suit = c // 13
-        if void and katte and s.trump < 0:
+        if void and katte and trump < 0:
             set_trump(s, p, c)
+            trump = suit
         if k == 0:
             led = suit
-        val = card_value(c, suit, led, s.trump)
+        val = card_value(c, suit, led, trump)
         if val > best:
             best = val
             bpos = k
@@ -104,25 +106,29 @@ def rollout(st, cfg, seed):
             continue
         while True:
             ph = s.phase
-            if ph == OVER:
+            if ph == PLAY:
+                if plain_trick(s, cfg, katte):
+                    random_trick(s, cfg, rng, b, katte)
+                    n += 4
+                    continue
+                a = random_action(s, cfg, rng, b)
+                if a < 52:
+                    play_card(s, cfg, a)
+                else:
+                    apply_action(s, cfg, a, neworder)
+                n += 1
+            elif ph == OVER:
                 break
-            if ph == NEED_DEAL:
+            elif ph == NEED_DEAL:
                 kernel_perm(rng, b, 52, perm)
                 order_from_perm(perm, s.res_next_dealer, order)
                 s.bazi_index += 1
                 start_bazi(s, cfg, order, s.res_next_dealer)
-                continue
-            if plain_trick(s, cfg, katte):
-                random_trick(s, cfg, rng, b, katte)
-                n += 4
-                continue
-            a = random_action(s, cfg, rng, b)
-            if ph == PLAY and a < 52:
-                play_card(s, cfg, a)
             else:
+                a = random_action(s, cfg, rng, b)
                 if a == 59:
                     kernel_perm(rng, b, 37, perm)
                     change_order(s.order, s.actor, s.dealer, perm, neworder)
                 apply_action(s, cfg, a, neworder)
-            n += 1
+                n += 1
     return n

@@ -11,7 +11,7 @@ from courtpiece_env.state import (
 )
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def mendi_result(s, cfg, w):
     """CP-11.9: the winner's row, the highest that applies (whitewash 3, all four tens 2, three tens 1,
     a 2-2 split won on tricks `split_win_points`), and CP-11.10: the dealer's team won -> d+1; lost
@@ -38,7 +38,7 @@ def mendi_result(s, cfg, w):
     return kind, pts, nd
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def is_kot(s, cfg, w):
     """CP-5.3: the winners reached 7 while the others had no trick (CP-5.4: any 7-k with k >= 1 is an
     ordinary win); Double Sar CP-6.10: one team took all 13."""
@@ -47,7 +47,7 @@ def is_kot(s, cfg, w):
     return s.tricks_won[1 - w] == 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def court_piece_result(s, cfg, w):
     """CP-9.1 (points / kots columns) and CP-9.4 (next dealer) for the winning team w; the trump team
     is the first chooser's, (d+1) & 1 (CP-2.2). Returns (kind, points, kots, next dealer)."""
@@ -62,7 +62,7 @@ def court_piece_result(s, cfg, w):
     return K_OPP_WIN, 2, 0, d + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def streak_bonus(s, cfg, w, kind):
     """CP-9.2: a team's 7th non-kot win in a row earns 1 kot or 2 points more."""
     if cfg[C_STREAK] and kind != K_KOT and kind != K_GONE_KOT:
@@ -72,7 +72,7 @@ def streak_bonus(s, cfg, w, kind):
     return 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def gain_of(s, cfg):
     """CP-9.1: a match counts one column (kots or points), plus the streak bonus."""
     return (s.res_kots if cfg[C_KOTS] else s.res_points) + s.res_bonus
@@ -102,7 +102,7 @@ def decide(s, cfg, w):
         show_hidden(s, s.ntrick + 1, 0)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def update_streak(s, cfg, w, kind):
     """CP-9.2: a kot or gone kot breaks every streak; a bonus starts the count again."""
     if kind == K_KOT or kind == K_GONE_KOT:

@@ -26,7 +26,7 @@ def card_value(c, suit, led, trump):
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def take_blocked(s, cfg, wcard, nt):
     """CP-6.7 house options: ace on ace, the trump ace, tricks 11 and 12 closed."""
     if cfg[C_ACE_ON_ACE] and wcard % 13 == RANK_ACE and s.last_win_card >= 0 \
@@ -37,7 +37,7 @@ def take_blocked(s, cfg, wcard, nt):
     return cfg[C_CLOSED_11_12] != 0 and (nt == 11 or nt == 12)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def take_pile(s, team):
     """CP-6.4 / CP-6.8: the taker's team counts every trick of the pile; the run starts again."""
     n = 0
@@ -64,7 +64,7 @@ def double_sar_end(s, cfg, nt):
         decide(s, cfg, 1)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def double_sar_trick(s, cfg, t, winner, wcard):
     """CP-6.1 .. CP-6.6 for finished trick t: it goes onto the pile (CP-6.2); its winner takes the
     pile if he won the previous trick too (the run holder, CP-6.3: the same player, never his
@@ -85,7 +85,7 @@ def double_sar_trick(s, cfg, t, winner, wcard):
         double_sar_end(s, cfg, nt)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def mendi_trick(s, cfg, t, team):
     """CP-11.8: the tens in the team's won tricks decide (3 or 4 of them), else 7 tricks; all 13 tricks
     are played first (CP-11.2)."""
@@ -104,7 +104,7 @@ def mendi_trick(s, cfg, t, team):
         decide(s, cfg, w)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(inline="always", cache=True, error_model="numpy")
 def single_sar_trick(s, cfg, team):
     """CP-5.1 / CP-5.2: the trick counts for the winner's team; its 7th trick wins the bazi (also the
     end of Chhupa Rang, CP-7.9, and Be-Rang, CP-8.4)."""

@@ -10,6 +10,7 @@ from courtpiece_configs import CONFIGS
 from courtpiece_env.rules import TWINS
 from courtpiece_env.rules.play import play_card, void_sets_trump
 from courtpiece_env.rules.rollout import plain_trick, random_action, random_trick
+from courtpiece_env.state import PLAY
 
 MIN_POSITIONS = 2000
 
@@ -17,7 +18,7 @@ MIN_POSITIONS = 2000
 @njit
 def _plain(st, cfg, katte, out):
     for b in range(st.shape[0]):
-        out[b] = plain_trick(st[b], cfg, katte)
+        out[b] = st[b].phase == PLAY and plain_trick(st[b], cfg, katte)
 
 
 @njit
