@@ -19,6 +19,7 @@ turned / band-timeout cards, play timeouts) are drawn in Python from numpy gener
 Each rule is implemented once, cited where it is. The one second implementation kept for speed is in
 TWINS, with the reference it must equal and the test that compares them move for move.
 """
+from cardzoo.twins import Twin
 from courtpiece_env.rules.actions import apply_action, apply_timeout_card, legal_bits, start_bazi, write_mask
 from courtpiece_env.rules.batch import (
     begin_one, current_player_batch, inject_batch, legal_mask_batch, mask_one, replay_batch, result_fields,
@@ -28,16 +29,13 @@ from courtpiece_env.rules.cards import ONE, ZERO
 from courtpiece_env.rules.deal import change_order, check_orders, deal_from_perms, order_from_perm
 from courtpiece_env.rules.rollout import rollout
 
-# twin -> the reference it equals, the rules it re-implements, why it is kept, its differential test
-TWINS = {
-    "rollout.random_trick": {
-        "reference": "rollout.random_action + play.play_card, once per card of the trick",
-        "rules": ("CP-4.2", "CP-4.3", "CP-8.2"),
-        "why": "a whole plain trick in one loop, without the phase dispatch and the state writes between "
-               "cards: about twice the rollout's decisions/s in single_sar (benchmarks/throughput.py)",
-        "test": "tests/courtpiece/test_twins.py::test_random_trick_plays_as_play_card_move_for_move",
-    },
-}
+TWINS = (
+    Twin("rollout.random_trick", ("rollout.random_action", "play.play_card"), ("CP-4.2", "CP-4.3", "CP-8.2"),
+         "a whole plain trick in one loop (the reference: random_action and play_card once per card), "
+         "without the phase dispatch and the state writes between cards: about twice the rollout's "
+         "decisions/s in single_sar (benchmarks/throughput.py)",
+         ("tests/courtpiece/test_courtpiece_twins.py::test_random_trick_plays_as_play_card_move_for_move",)),
+)
 
 __all__ = [
     "TWINS",

@@ -5,7 +5,7 @@ made rule (no hook can fire) run instead in fast_play, which keeps hands, table 
 locals and picks the action without building the legal list: about 3.6x the decisions per second of
 play_step + play_mask on the same games. It calls the reference's pure rule functions (LO-4.1
 legality, section 4.3 card order, the LO-3.3 run, LO-6.1 clear causes, the LO-7.1 draw); what it
-re-implements is declared in TWINS and tied to the reference move for move by tests/lopti/test_twins.py.
+re-implements is declared in TWINS and tied to the reference move for move by tests/lopti/test_lopti_twins.py.
 """
 from __future__ import annotations
 

@@ -18,48 +18,38 @@
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
-
-class Twin(NamedTuple):
-    """A second implementation of a rule kept for speed, tied to its reference by a differential test."""
-    twin: str         # module.function in shengji_env.rules
-    reference: str    # the implementation it must agree with, move for move
-    rule: str         # the rule IDs it implements
-    why: str          # what it saves (per call, 2 decks, one core: benchmarks of the twin and its reference)
-    test: str         # the differential test
-
+from cardzoo.twins import Twin
 
 TWINS = (
-    Twin("lead._decompose_selection", "combos._decomp_ns", "SJ-7.2",
+    Twin("lead._decompose_selection", ("combos._decomp_ns",), ("SJ-7.2",),
          "a lead's decomposition greedily on 16-bit position masks (the search only where a position "
          "holds two different selected cards and a tractor may form): ~12x faster per lead (2 decks)",
-         "tests/shengji/test_twins.py::test_decompose_selection_twin"),
-    Twin("bits._legal_bits_inc", "bits._legal_bits_r", "section 4, SJ-8.2, SJ-8.3",
+         ("tests/shengji/test_shengji_twins.py::test_decompose_selection_twin",)),
+    Twin("bits._legal_bits_inc", ("bits._legal_bits_r",), ("section 4", "SJ-8.2", "SJ-8.3"),
          "the rollout's legal set from card sets kept current across the plays, without a scan of the "
          "54 counts per decision: ~1.3x faster per call",
-         "tests/shengji/test_twins.py::test_legal_bits_inc_twin"),
-    Twin("bits._legal_bits_r", "step.legal_mask", "section 4, SJ-5.1, SJ-7.1, SJ-8.2",
+         ("tests/shengji/test_shengji_twins.py::test_legal_bits_inc_twin",)),
+    Twin("bits._legal_bits_r", ("step.legal_mask",), ("section 4", "SJ-5.1", "SJ-7.1", "SJ-8.2"),
          "the legal actions as one uint64 (the rollout draws from it without building and scanning the "
          "84-entry mask)",
-         "tests/shengji/test_twins.py::test_legal_bits_r_twin"),
-    Twin("rollout._rollout_one", "rollout._rollout_one_ref", "section 4, SJ-8.1, SJ-8.2",
+         ("tests/shengji/test_shengji_twins.py::test_legal_bits_r_twin",)),
+    Twin("rollout._rollout_one", ("rollout._rollout_one_ref",), ("section 4", "SJ-8.1", "SJ-8.2"),
          "single-card follows and lead composition drawn and applied on the card sets directly, no "
          "mask, no step call: ~6x the plain loop's decisions/s",
-         "tests/shengji/test_twins.py::test_rollout_one_twin"),
-    Twin("plays._follow_fast", "plays._legal_plays_listed", "SJ-8.1, SJ-8.2, SJ-8.3",
+         ("tests/shengji/test_shengji_twins.py::test_rollout_one_twin",)),
+    Twin("plays._follow_fast", ("plays._legal_plays_listed",), ("SJ-8.1", "SJ-8.2", "SJ-8.3"),
          "the common follows (a single led, a tuple led, h <= n + 1) listed directly instead of by "
          "multiset enumeration: ~3.4x faster per position",
-         "tests/shengji/test_twins.py::test_follow_fast_twin"),
-    Twin("declare._declare_bits", "declare.decl_options", "SJ-4.5",
+         ("tests/shengji/test_shengji_twins.py::test_follow_fast_twin",)),
+    Twin("declare._declare_bits", ("declare.decl_options",), ("SJ-4.5",),
          "the DECLARE mask as a bit set, one run of counts per card, for the rollout's draw: ~3.5x "
          "faster than the mask",
-         "tests/shengji/test_twins.py::test_declare_bits_twin"),
-    Twin("declare._has_decl", "declare.decl_options", "SJ-4.5, SJ-4.6",
+         ("tests/shengji/test_shengji_twins.py::test_declare_bits_twin",)),
+    Twin("declare._has_decl", ("declare.decl_options",), ("SJ-4.5", "SJ-4.6"),
          "the deal's window test after each dealt card without listing the declarations: ~3x faster",
-         "tests/shengji/test_twins.py::test_has_decl_twin"),
-    Twin("trick._winner_single_tuple", "trick._winner_by_strength", "SJ-9.2, SJ-9.3",
+         ("tests/shengji/test_shengji_twins.py::test_has_decl_twin",)),
+    Twin("trick._winner_single_tuple", ("trick._winner_by_strength",), ("SJ-9.2", "SJ-9.3"),
          "a single or tuple format's winner by card position, without the partition search: ~20x "
          "faster per trick",
-         "tests/shengji/test_twins.py::test_winner_single_tuple_twin"),
+         ("tests/shengji/test_shengji_twins.py::test_winner_single_tuple_twin",)),
 )

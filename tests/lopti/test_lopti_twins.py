@@ -8,8 +8,6 @@ field for field, over thousands of games for N = 2..5 with varied base rules (LO
 phase), from fresh deals and from positions reached by random play."""
 from __future__ import annotations
 
-import pathlib
-
 import numpy as np
 import pytest
 
@@ -18,7 +16,6 @@ import lopti_env.rules
 from lopti_env import kernels as K
 from lopti_env.config import SWITCH_HI, SWITCH_LO, SWITCH_NAMES
 from lopti_env.env import rollout_counts
-from lopti_env.rules import engine, legality, resolution, rollout
 
 LOG = 12000  # actions per game the logs hold (the longest game here stays far below)
 
@@ -135,19 +132,3 @@ def test_fast_legal_actions_equal_play_mask(n):
             assert k == len(ref) and (out[:k] == ref).all(), (b, out[:k].tolist(), ref.tolist())
         checked += len(st)
     assert checked > 5000
-
-
-def test_every_twin_is_declared_and_tested():
-    """Each TWINS row names an existing twin and reference, a rule ID of the spec, and tests of this
-    module."""
-    spec = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "rules" / "lopti.md").read_text()
-    modules = {"engine": engine, "legality": legality, "resolution": resolution, "rollout": rollout}
-    assert len(lopti_env.rules.TWINS) >= 1
-    for twin, reference, rule, why, tests in lopti_env.rules.TWINS:
-        for name in (twin, reference):
-            module, func = name.split(".")
-            assert callable(getattr(modules[module], func)), name
-        assert f"**{rule}" in spec and why
-        assert tests.startswith("test_twins.py::")
-        for test in tests.split("::", 1)[1].split(", "):
-            assert callable(globals().get(test)), test

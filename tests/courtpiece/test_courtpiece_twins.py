@@ -7,7 +7,6 @@ from numba import njit
 import courtpiece_env
 from cardzoo.cards import seed_generators
 from courtpiece_configs import CONFIGS
-from courtpiece_env.rules import TWINS
 from courtpiece_env.rules.play import play_card, void_sets_trump
 from courtpiece_env.rules.rollout import plain_trick, random_action, random_trick
 from courtpiece_env.state import PLAY
@@ -53,15 +52,6 @@ def _plain_positions(config, seed, n_games=500):
         mask = g.legal_mask()
         g.step((rng.random(mask.shape) * mask).argmax(1))
     return np.concatenate(found), cfg, katte
-
-
-def test_twins_table_names_reference_rule_and_test():
-    assert TWINS, "the rollout keeps a twin; the table must declare it"
-    for twin, entry in TWINS.items():
-        assert set(entry) == {"reference", "rules", "why", "test"}, twin
-        assert all(r.startswith("CP-") for r in entry["rules"]), twin
-        assert entry["test"].startswith("tests/courtpiece/test_twins.py::test_"), twin
-        assert entry["test"].split("::")[1] in globals(), twin
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(str(v) for v in c.values()))

@@ -13,7 +13,7 @@ from numba import njit
 import shengji_env
 from shengji_env import kernels as K
 from shengji_env.config import C_ALLOW_NT, C_DECKS
-from shengji_env.rules import TWINS, bits, combos, declare, order, plays, rollout, trick
+from shengji_env.rules import bits, combos, declare, order, plays, trick
 from shengji_env.rules.lead import _decompose_selection
 from shengji_env.rules.scratch import (BB_SEL, DS_SIZE, WS_COMP_CARDS, WS_COMP_K, WS_COMP_L, WS_COMP_TOP, make_bb,
                                        make_esm, make_ws, set_ws_cfg)
@@ -43,17 +43,6 @@ def _decisions(D, options, games, seed):
 
 def _cases():
     return [(D, i) for D in DECKS for i in range(len(OPTIONS))]
-
-
-def test_every_twin_is_declared_with_its_test():
-    names = {f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__}" for fn in
-             (_decompose_selection, bits._legal_bits_inc, bits._legal_bits_r, rollout._rollout_one,
-              plays._follow_fast, declare._declare_bits, declare._has_decl, trick._winner_single_tuple)}
-    assert {t.twin for t in TWINS} == names
-    here = set(globals())
-    for t in TWINS:
-        assert t.rule.startswith("SJ-") or t.rule.startswith("section")
-        assert t.test.split("::")[-1] in here, t.test
 
 
 @njit
