@@ -25,10 +25,6 @@ TWINS = (
          "a lead's decomposition greedily on 16-bit position masks (the search only where a position "
          "holds two different selected cards and a tractor may form): ~12x faster per lead (2 decks)",
          ("tests/shengji/test_shengji_twins.py::test_decompose_selection_twin",)),
-    Twin("bits._legal_bits_inc", ("bits._legal_bits_r",), ("section 4", "SJ-8.2", "SJ-8.3"),
-         "the rollout's legal set from card sets kept current across the plays, without a scan of the "
-         "54 counts per decision: ~1.3x faster per call",
-         ("tests/shengji/test_shengji_twins.py::test_legal_bits_inc_twin",)),
     Twin("bits._legal_bits_r", ("step.legal_mask",), ("section 4", "SJ-5.1", "SJ-7.1", "SJ-8.2"),
          "the legal actions as one uint64 (the rollout draws from it without building and scanning the "
          "84-entry mask)",

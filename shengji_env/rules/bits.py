@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardzoo.cards import lowest_bit, popcount
 
 from .follow import follow_bits
 from .order import NPOS
@@ -113,72 +112,6 @@ def _hand_bits_all(s, bb):
         bb[BB_SEL + k] = chosen
     for k in range(5, 8):
         bb[BB_SEL + k] = 0
-
-
-@njit(cache=True)
-def _legal_bits_inc(s, esm, bb, D):
-    """_legal_bits_r from the incremental sets bb (the same bit set, or 0 where _legal_bits_r gives
-    0): no scan of the 54 counts. Its speed twin."""
-    ph = s.phase
-    one = np.uint64(1)
-    seat = s.actor
-    av = np.uint64(0)
-    for k in range(1, D + 1):
-        av |= bb[BB_SEAT * seat + k] & ~bb[BB_SEL + k]
-    if ph == BURY:
-        return av
-    if ph == LEAD:
-        if s.nsel == 0:
-            return av
-        es = s.es_tab[lowest_bit(bb[BB_SEL + 1])]
-        return (av & esm[es]) | (one << np.uint64(A_DONE))
-    if ph != FOLLOW:
-        return np.uint64(0)
-    e = s.lead_esuit
-    n = s.lead_n
-    em = esm[e]
-    h = 0
-    ssel = 0
-    top = 0
-    for k in range(1, D + 1):
-        he = bb[BB_SEAT * seat + k] & em
-        if he != 0:
-            top = k
-        h += np.int64(popcount(he))
-        ssel += np.int64(popcount(bb[BB_SEL + k] & em))
-    if h <= n:
-        # SJ-8.2(a): every s card, and other cards while fewer than n - h of them are selected
-        if s.nsel - ssel < n - h:
-            return av
-        return av & em
-    multi = False
-    for j in range(s.fm):
-        if s.fk[j] >= 2:
-            multi = True
-    if not multi:
-        return av & em
-    if s.fm == 1 and s.fL[0] == 1:
-        # one tuple of k led (as follow_bits): t = min(k, largest count of s) (SJ-8.3); the
-        # optimal assignments are t copies of one card x
-        t = min(top, s.fk[0])
-        if t < 2:
-            return av & em
-        nsel = s.nsel
-        sel = s.sel
-        allow = np.uint64(0)
-        x_set = bb[BB_SEAT * seat + t] & em
-        while x_set != 0:
-            x = lowest_bit(x_set)
-            x_set &= x_set - one
-            base = nsel + (t - sel[x] if t > sel[x] else 0)
-            if base > n:
-                continue
-            if base + 1 <= n:
-                return av & em
-            if t > sel[x]:
-                allow |= one << x
-        return allow & av
-    return np.uint64(0)
 
 
 @njit(cache=True)

@@ -7,7 +7,7 @@ from numba import njit
 from cardzoo.cards import lowest_bit, nth_set_bit, popcount, random_legal, rng_below, seed_generators
 
 from ..config import C_ALLOW_NT, C_AUTO, C_DECKS
-from .bits import _bb_take_played, _esuit_tables_r, _hand_bits_all, _hand_bits_seat, _legal_bits_inc, _legal_bits_r
+from .bits import _bb_take_played, _esuit_tables_r, _hand_bits_all, _hand_bits_seat, _legal_bits_r
 from .declare import _declare_bits
 from .lead import execute_lead
 from .phases import A_DONE, A_PASS, BURY, DECLARE, FOLLOW, LEAD, NUM_ACTIONS
@@ -24,9 +24,9 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, stk, bb):
     as random_legal(rng, b, legal mask) draws it (same generator use, same action), from the
     _legal_bits set or _declare_bits where that applies (no 84-entry mask); the step is step_ws's,
     with BURY, LEAD and FOLLOW applied on the record (_apply_play_r, leads by lead.execute_lead).
-    Without auto_forced the legal bits come from card sets kept up to date across the plays
-    (_legal_bits_inc; bb: make_bb, esm: make_esm, stk: the SJ-7.2 search's stack), and single-card
-    follows and lead composition are drawn and applied on those sets directly. ws must hold the
+    Without auto_forced, card sets kept up to date across the plays (bb: make_bb; esm: make_esm;
+    stk: the SJ-7.2 search's stack) let single-card follows and lead composition be drawn and applied
+    on those sets directly. ws must hold the
     config (set_ws_cfg). The speed twin of _rollout_one_ref."""
     s = st[b]
     auto = cfg[C_AUTO]
@@ -65,7 +65,7 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, stk, bb):
             continue
         if ph == LEAD and fresh:
             # composing a lead (section 4): the first card is any held card, each later one a
-            # further held card of the first card's esuit, or DONE (bits as _legal_bits_inc's)
+            # further held card of the first card's esuit, or DONE (bits as _legal_bits_r's)
             seat = s.actor
             if s.nsel == 0:
                 bits = bb[BB_SEAT * seat + 1]
@@ -98,13 +98,10 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, stk, bb):
             if k2 != key:
                 _esuit_tables_r(s, esm)
                 key = k2
-            if auto:
-                bits = _legal_bits_r(s, esm)
-            else:
-                if not fresh:
-                    _hand_bits_all(s, bb)
-                    fresh = True
-                bits = _legal_bits_inc(s, esm, bb, D)
+            if not auto and not fresh:
+                _hand_bits_all(s, bb)
+                fresh = True
+            bits = _legal_bits_r(s, esm)
         if bits == 0:
             legal_mask(st, b, cfg, mask)
             a = random_legal(rng, b, mask)
