@@ -256,7 +256,10 @@ def test_openspiel_search_bots_play_a_full_game(name, params, kind, sims):
     bots = [bot if p % 2 == 0 else UniformRandomBot(p, rs) for p in range(n)]
     state = _full_game(game, bots, 11)
     r = state.returns()
-    assert sum(r) == 0.0 and all(x != 0.0 for x in r)
+    if any(state.env.truncations.values()):  # a LOPTI round can reach its step limit (LO-9.5): nobody is paid
+        assert r == [0.0] * n
+    else:
+        assert sum(r) == 0.0 and all(x != 0.0 for x in r)
     assert r[0] == r[n - 2] and r[1] == r[n - 1]     # Court Piece partners (0, 2), (1, 3)
     assert state.env.public_state()["phase"] in ("over", "done")
 
