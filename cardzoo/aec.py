@@ -6,8 +6,10 @@ for every seat at once, dead steps, seeding, atomic failed resets, unknown reset
 errors, clones — lives here, so the three games behave identically and a fix here fixes all of them.
 
 Masks: a game keeps its own mask array (`_game_mask`), which its steps rewrite in place and its
-legality checks read; users only ever get copies of it, or the one zero array of `_zeros` (nobody
-can write it), so no array a user holds or edits changes what the env accepts (docs/env_contract.md).
+legality checks read; users only ever get copies of it, or one zero array nobody can write
+(`cardzoo.fastpath.zero_mask`), so no array a user holds or edits changes what the env accepts
+(docs/env_contract.md). The fast path of a step (the step report, compiled entry points) is
+cardzoo.fastpath.
 Clones: `copy.deepcopy` and `pickle` copy everything but a game's `_derived` attributes (views into
 its state arrays, compiled kernel entry points), which `_bind` makes again on the copy.
 """
@@ -23,6 +25,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
+from cardzoo.fastpath import ILLEGAL, PHASE_STEP, RESYNC, zero_mask
 from cardzoo.firstrun import announce_compile
 from cardzoo.options import check_action, check_seed, require_reset
 
@@ -87,19 +90,18 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         """The table as text (render_mode "ansi")."""
 
     def _game_quick_step(self, action: int) -> int:
-        """Optional, for speed. `action` is an int in range, not yet checked against the mask: return
-        -2 if the actor's mask does not allow it (nothing changed); else apply it exactly like
-        `_game_step` and return the seat to act next if the step was quiet -- the phase and the result
-        unchanged, no seat paid anything, the episode goes on -- or -1 to have the adapter bring
-        everything up to date from the hooks. After a quiet step the adapter only moves the mask
-        (`_game_mask()`) and agent_selection. A game may also return `PHASE_STEP - seat` (<= -3) for a
-        step that is quiet except that the phase name changed (`_game_phase()`: a trick's lead
-        becoming its follows, ...): the adapter then also writes the new phase into every info. This
-        default checks the mask and reports every step as not quiet."""
+        """Optional, for speed. `action` is an int in range, not yet checked against the mask: apply it
+        exactly like `_game_step` and report the step as cardzoo.fastpath says (the one protocol of
+        every game's step kernel): ILLEGAL if the actor's mask does not allow it (nothing changed), the
+        seat to act next after a quiet step (the phase and the result unchanged, nobody paid, the
+        episode goes on), `PHASE_STEP - seat` after a step that is quiet but for the phase name, else
+        RESYNC to have the adapter bring everything up to date from the hooks. After a quiet step the
+        adapter only moves the mask (`_game_mask()`), agent_selection and, for PHASE_STEP, the phase in
+        every info. This default checks the mask and reports every step as RESYNC."""
         if not self._mask[action]:
-            return -2
+            return ILLEGAL
         self._game_step(action)
-        return -1
+        return RESYNC
 
     # ---- the adapter -------------------------------------------------------------------------
     def __init__(self, num_players: int, render_mode: str | None = None):
@@ -121,7 +123,7 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._num_actions = self.num_actions  # read per step: an instance attribute reads faster
-        self._zero_mask = _zeros(self.num_actions)
+        self._zero_mask = zero_mask(self.num_actions)
         self._rng: np.random.Generator | None = None
         self._mask = self._zero_mask
         self._actor = -1
@@ -261,7 +263,7 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         # The common case first, with as little Python as possible (this is most of env()'s cost per
         # step): a live actor -- _sync keeps agent_selection on its agent and nobody is done while
         # one acts -- given a plain int in range, after a step that paid nobody (else this step must
-        # set rewards back to 0: _sync below). The game checks the mask (-2: illegal, nothing done).
+        # set rewards back to 0: _sync below). The game checks the mask (ILLEGAL: nothing done).
         if actor >= 0 and action.__class__ is int and 0 <= action < self._num_actions and not self._paid:
             nxt = self._game_quick_step(action)
             if nxt >= 0 or nxt <= PHASE_STEP:  # quiet: what _sync does when only the actor and mask changed
@@ -286,11 +288,11 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                     self._actor = nxt
                     self.agent_selection = agent
                 return
-            if nxt == -1:
+            if nxt == RESYNC:
                 self._cumulative_rewards[self.possible_agents[actor]] = 0.0
                 self._sync()
                 return
-            # -2: illegal; the checks below raise the error
+            # ILLEGAL: the checks below raise the error
         self._check_reset("step")
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
@@ -318,9 +320,9 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self._bind()
-        # The zero mask handed to seats not to act is read-only for good (see _zeros); a copy of it
+        # The zero mask handed to seats not to act is read-only for good (see cardzoo.fastpath.zero_mask); a copy of it
         # is an ordinary array: put a fresh one wherever the copied one is (infos, the current mask).
-        copied, zero = self._zero_mask, _zeros(self.num_actions)
+        copied, zero = self._zero_mask, zero_mask(self.num_actions)
         self._zero_mask = zero
         if self._mask is copied:
             self._mask = zero
@@ -448,48 +450,3 @@ def wrap(raw: CardGameEnv) -> OrderEnforcingWrapper:
     """The public `env()`: the raw env inside PettingZoo's OrderEnforcingWrapper only (a subclass
     that changes no behaviour, only the speed of attribute access)."""
     return _OrderEnforcing(raw)
-
-
-class KernelEntry:
-    """A jitted kernel called at an AEC env's fixed argument types: the first call goes through the
-    numba dispatcher (compiling or loading the cache), later calls go straight to the compiled entry
-    point of that signature, skipping the per-call type dispatch (for a record array argument that
-    dispatch costs more than a whole kernel step). Every array an env passes is its own C-contiguous
-    array of a fixed dtype, so the signature never changes; anything unexpected (another signature,
-    a numba without entry points, NUMBA_DISABLE_JIT) keeps the dispatcher."""
-
-    def __init__(self, dispatcher):
-        self.dispatcher = dispatcher
-        self.fn = None
-
-    def at(self, *args):
-        """The fast callable for the types of these sample arguments, compiled (or loaded from the
-        cache) now without running the kernel; the dispatcher itself where numba cannot give one."""
-        if self.fn is None:
-            compile_ = getattr(self.dispatcher, "compile", None)
-            if compile_ is None:
-                return self.dispatcher
-            from numba import typeof
-            self.fn = compile_(tuple(typeof(a) for a in args))
-        return self.fn
-
-    def __call__(self, *args):
-        if self.fn is not None:
-            return self.fn(*args)
-        out = self.dispatcher(*args)
-        from numba import typeof
-        sig = tuple(typeof(a) for a in args)
-        over = self.dispatcher.overloads.get(sig) if hasattr(self.dispatcher, "overloads") else None
-        self.fn = getattr(over, "entry_point", None) or self.dispatcher
-        return out
-
-
-def _zeros(n: int) -> np.ndarray:
-    """int8[n] zeros that nobody can write: the array's memory is an immutable bytes object, so
-    `flags.writeable = True` is refused too. It is the mask handed to every seat not to act."""
-    return np.frombuffer(bytes(n), np.int8)
-
-
-PHASE_STEP = -3
-"""`_game_quick_step` returns `PHASE_STEP - seat` for a step that only moved the turn to `seat` and
-changed the phase name (see the hook)."""

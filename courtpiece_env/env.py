@@ -7,6 +7,7 @@ import numpy as np
 from numba import njit
 
 from cardzoo import aec, nprandom
+from cardzoo.fastpath import ILLEGAL, PHASE_STEP, RESYNC, KernelEntry
 from cardzoo.batch import BatchGameBase
 from cardzoo.cards import card_text, mask_to_cards
 from cardzoo.options import check_int, check_seed
@@ -125,19 +126,19 @@ def _redeal(st, b, cfg, ep):
 def aec_step(st, cfg, a, neworder, mask_out):
     """The AEC env's step of game 0 in one call: the actor's legal actions checked first (the
     same legal_bits its mask was written from), then K.step_one's work, reported in the terms of
-    the adapter's quick step (cardzoo.aec `_game_quick_step`): -2 when `a` is not legal (nothing
+    the one step report of cardzoo.fastpath: ILLEGAL when `a` is not legal (nothing
     changed); else the next actor's mask (zeros when none) is in mask_out and the return is that
-    actor when the phase stayed the same, PHASE_STEP - actor (-3 - actor) when only the phase
-    changed, -1 when no seat acts any more (the bazi was decided: CP-9.4, rewards paid; phase
+    actor when the phase stayed the same, PHASE_STEP - actor when only the phase changed, RESYNC when
+    no seat acts any more (the bazi was decided: CP-9.4, rewards paid; phase
     OVER, or NEED_DEAL in a match). Only a decided bazi pays or changes the result, so every
     other step is quiet. For change cards (59) `neworder` holds the new deal order drawn by the caller."""
     s = st[0]
     cards, ex = K.legal_bits(s, cfg)
     if a < 52:
         if cards & (K.ONE << np.uint64(a)) == K.ZERO:
-            return -2
+            return ILLEGAL
     elif (ex >> (a - 52)) & 1 == 0:
-        return -2
+        return ILLEGAL
     phase = s.phase
     for i in range(4):
         s.rewards[i] = 0.0
@@ -146,15 +147,15 @@ def aec_step(st, cfg, a, neworder, mask_out):
     if actor < 0:  # nobody's mask: all zero (as K.mask_one leaves it)
         for i in range(mask_out.shape[0]):
             mask_out[i] = 0
-        return -1
+        return RESYNC
     cards, ex = K.legal_bits(s, cfg)
     K.write_mask(cards, ex, mask_out)
     if s.phase != phase:
-        return -3 - actor
+        return PHASE_STEP - actor
     return actor
 
 
-_AEC_STEP = aec.KernelEntry(aec_step)
+_AEC_STEP = KernelEntry(aec_step)
 
 
 class raw_env(aec.CardGameEnv):
@@ -237,19 +238,15 @@ class raw_env(aec.CardGameEnv):
             self._rewards_now = self._zero_rewards
 
     def _game_quick_step(self, action):
-        """The adapter's fast path (cardzoo.aec): -2 if the actor's mask refuses action (nothing
-        done), else the step of _game_step, returning what aec_step reports: the next actor after a
-        quiet step, PHASE_STEP - next actor when only the phase changed, -1 when the bazi was decided
-        (the adapter then syncs the result, rewards and ends from the hooks)."""
+        """The adapter's fast path: aec_step's report (cardzoo.fastpath); after RESYNC (the bazi was
+        decided) the adapter syncs the result, rewards and ends from the hooks."""
         if action == 59:  # change cards (CP-3.6): draws the new deal order first; rare, the plain way
             if not self._next_mask[59]:  # (the env's own mask: a refused 59 draws nothing)
-                return -2
+                return ILLEGAL
             self._game_step(59)
-            return -1
+            return RESYNC
         moved = self._step(self._st, self._cfg, action, self._neworder, self._next_mask)
-        if moved == -2:
-            return -2
-        if moved == -1:
+        if moved == RESYNC:
             self._finished()
         # (_rewards_now: a quiet step follows a step that paid nobody -- else the adapter takes the
         # slow path -- so it already holds what this step paid: nothing)

@@ -9,7 +9,8 @@ import numpy as np
 from numba import njit
 
 from cardzoo import nprandom
-from cardzoo.aec import CardGameEnv, KernelEntry, wrap
+from cardzoo.aec import CardGameEnv, wrap
+from cardzoo.fastpath import ILLEGAL, RESYNC, KernelEntry
 from cardzoo.batch import BatchGameBase
 from cardzoo.cards import RANKS, card_text, parse_cards, rank_index, seed_generators
 from cardzoo.options import check_int, check_number
@@ -484,24 +485,29 @@ class _NoRewards(tuple):
 def aec_step(st, words, cards, act, mask_out):
     """The AEC env's step: K.step_game on game 0, with the constants and the episode's decks and coins
     in two flat buffers -- numba unboxes every array argument on every call, which costs about as much
-    as a step, so two buffers instead of four arrays -- and the actor's mask checked first. Returns -1
-    when the mask does not allow `act` (nothing changed), else like K.step_one
-    (actor + 1) | phase << 4 | rounds_done << 8, with the new mask also in mask_out (int8).
+    as a step, so two buffers instead of four arrays -- and the actor's mask checked first. Returns the
+    step report of cardzoo.fastpath: ILLEGAL when the mask does not allow `act` (nothing changed), the
+    next actor when the step kept the phase and ended no round (section 5 pays at round ends only, and
+    the result exists only in phase "done": a quiet step), else RESYNC; the new mask is in mask_out.
 
     words: int32[2 + len(cfg) + 5 * carry rows] = len(cfg), carry rows, cfg, carry (rows in order);
     cards: int8[52 * rounds + coins] = the rounds' decks in order, then the coins."""
     g = st[0]
     if g.mask[act] == 0:
-        return -1
+        return ILLEGAL
     nc = np.int64(words[0])
     rows = np.int64(words[1])
     cfg = words[2:2 + nc]
     carry = words[2 + nc:2 + nc + 5 * rows].reshape((rows, 5))
     rounds = np.int64(cfg[K.C_ROUNDS])
+    phase = g.phase
+    rounds_done = g.rounds_done
     K.step_game(g, cfg, carry, cards[:52 * rounds].reshape((rounds, 52)), cards[52 * rounds:], act)
     for i in range(mask_out.shape[0]):
         mask_out[i] = g.mask[i]
-    return (g.actor + 1) | (g.phase << 4) | (g.rounds_done << 8)
+    if g.phase == phase and g.rounds_done == rounds_done and g.actor >= 0:
+        return g.actor
+    return RESYNC
 
 
 _aec_step = KernelEntry(aec_step)
@@ -535,7 +541,6 @@ class raw_env(_Game, CardGameEnv):
         self._mask_now = np.zeros(NUM_ACTIONS, np.int8)
         self._c_actor = -1
         self._c_phase = K.DONE
-        self._c_quiet = K.DONE  # phase | rounds_done << 4: a step that keeps it is quiet (_game_quick_step)
         self._paid_now = False
         self._no_rewards = _NoRewards((0.0,) * cfg.num_players)
         self._scratch = new_state(1)
@@ -611,38 +616,28 @@ class raw_env(_Game, CardGameEnv):
         self._round_winners = []
         self._c_actor = int(self._f_actor[0])
         self._c_phase = int(self._f_phase[0])
-        self._c_quiet = self._c_phase | int(self._f_rounds[0]) << 4
         self._paid_now = False
         self._mask_now[:] = self._mask_i8
 
     # ---- hooks ---------------------------------------------------------------------------------
     def _game_step(self, action):
-        packed = self._step(self._st, self._words, self._cards, action, self._mask_now)
-        if packed < 0:  # never from the adapter, which checks the mask first
-            raise ValueError(f"illegal action {action} ({action_name(action)!r})")
-        self._absorb(packed)
+        if self._step(self._st, self._words, self._cards, action, self._mask_now) == ILLEGAL:
+            raise ValueError(f"illegal action {action} ({action_name(action)!r})")  # (the adapter checks first)
+        self._absorb()
 
     def _game_quick_step(self, action):
-        packed = self._step(self._st, self._words, self._cards, action, self._mask_now)
-        if packed < 0:  # the state's mask does not allow it: nothing changed
-            return -2
-        # Same phase and no round ended: the phase name and the result (None outside "done") are
-        # unchanged and nobody was paid (section 5 pays at round ends only) -- a quiet step. (_paid_now
-        # is left as it is: only _sync reads it, after a step that went through _absorb.)
-        if packed >> 4 == self._c_quiet:
-            actor = (packed & 15) - 1
-            self._c_actor = actor
-            return actor
-        self._absorb(packed)
-        return -1
+        moved = self._step(self._st, self._words, self._cards, action, self._mask_now)
+        if moved >= 0:  # quiet: only the actor moved (_paid_now stays: only _sync reads it, after _absorb)
+            self._c_actor = moved
+        elif moved == RESYNC:
+            self._absorb()
+        return moved
 
-    def _absorb(self, packed):
-        """Bookkeeping of a step that may have changed the phase or ended a round (step_one's packed
-        actor + 1 | phase << 4 | rounds_done << 8)."""
-        self._c_actor = (packed & 15) - 1
-        self._c_phase = (packed >> 4) & 15
-        self._c_quiet = packed >> 4
-        if packed >> 8 > len(self._round_winners):  # this step ended a round: rewards (section 5)
+    def _absorb(self):
+        """Bookkeeping of a step that may have changed the phase or ended a round."""
+        self._c_actor = int(self._f_actor[0])
+        self._c_phase = int(self._f_phase[0])
+        if int(self._f_rounds[0]) > len(self._round_winners):  # this step ended a round: rewards (section 5)
             w = int(self._st["winner"][0])
             self._round_winners.append(w if w >= 0 else None)
             self._paid_now = True

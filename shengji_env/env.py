@@ -10,8 +10,9 @@ import numpy as np
 from numba import njit
 
 from cardzoo import aec, nprandom
+from cardzoo.fastpath import ILLEGAL, RESYNC, KernelEntry
 from cardzoo.batch import BatchGameBase
-from cardzoo.cards import RANKS, SUITS, card_index, card_text, rank_index
+from cardzoo.cards import SUITS, card_index, card_text, rank_index
 
 from . import config as cfgmod
 from . import kernels as K
@@ -462,14 +463,12 @@ class raw_env(aec.CardGameEnv):
         self._rew = rew
 
     def _game_quick_step(self, action):
-        """The adapter's fast path (cardzoo.aec): -2 if the mask refuses action (nothing done), else
-        the step of _game_step, returning the next actor when the step was quiet (same phase, same
-        result, nobody paid, a seat still to act), PHASE_STEP - next actor when it was quiet but for
-        the phase, or -1 to have the adapter resync everything (env_step tells which)."""
+        """The adapter's fast path: env_step's report (cardzoo.fastpath), ILLEGAL if the mask refuses
+        action (nothing done)."""
         if not self._cur_mask[action]:  # the env's own mask (users get copies)
-            return -2
+            return ILLEGAL
         moved = self._env_step(self._st, 0, self._cfg, action, self._cur_mask, self._info, self._rew)
-        if moved == -1 and self._info[1] == K.NEED_DEAL:  # never quiet
+        if moved == RESYNC and self._info[1] == K.NEED_DEAL:  # never quiet
             self._deal_next()
         return moved
 
@@ -533,8 +532,8 @@ class raw_env(aec.CardGameEnv):
         return [card_set_text(p) for p in plays]
 
 
-_ENV_STEP = aec.KernelEntry(K.env_step)
-_SYNC_INFO = aec.KernelEntry(K.sync_info)
+_ENV_STEP = KernelEntry(K.env_step)
+_SYNC_INFO = KernelEntry(K.sync_info)
 
 
 def env(**config):

@@ -4,6 +4,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cardzoo.fastpath import PHASE_STEP, RESYNC
+
 from ..config import C_AUTO, C_K
 from .declare import _advance, decl_options
 from .follow import _follow_mask
@@ -230,10 +232,9 @@ def sync_info(st, b, cfg, mask, info, rewards):
 @njit(cache=True)
 def env_step(st, b, cfg, a, mask, info, rewards):
     """One AEC step in one call: apply action a, run everything automatic, report (sync_info; info
-    must hold the report of the state before the step). Returns what the step changed, in the terms of
-    the AEC adapter's quick step (cardzoo.aec `_game_quick_step`): the seat to act next when the step
-    was quiet (the same phase, the same result, nobody paid, a seat still to act), -3 - that seat
-    (cardzoo.aec.PHASE_STEP) when it was quiet except that the phase changed, else -1."""
+    must hold the report of the state before the step). Returns the step report of cardzoo.fastpath:
+    the seat to act next when the step was quiet (the same phase, the same result, nobody paid, a seat
+    still to act), PHASE_STEP - that seat when it was quiet except that the phase changed, else RESYNC."""
     phase = info[1]
     r_valid = info[4]
     r_key = info[5]
@@ -241,10 +242,10 @@ def env_step(st, b, cfg, a, mask, info, rewards):
     sync_info(st, b, cfg, mask, info, rewards)
     actor = info[0]
     if actor < 0 or info[4] != r_valid or info[5] != r_key:
-        return -1
+        return RESYNC
     for i in range(4):
         if rewards[i] != 0.0:
-            return -1
+            return RESYNC
     if info[1] != phase:
-        return -3 - actor
+        return PHASE_STEP - actor
     return actor

@@ -13,7 +13,7 @@ import pytest
 from courtpiece_reference import record_bytes
 
 import courtpiece_env
-from cardzoo.aec import PHASE_STEP
+from cardzoo.fastpath import PHASE_STEP
 from courtpiece_env import rules as K
 from courtpiece_env.state import NEED_DEAL, OVER
 
