@@ -53,7 +53,7 @@ def test_the_project_packages_are_stamped_on_import():
     import cardzoo  # noqa: F401  (runs check_sources)
 
     files = _jit.package_sources("cardzoo")
-    assert {p.name for p in files} >= {"cards.py", "batch.py", "aec.py", "nprandom.py"}
+    assert {p.name for p in files} >= {"cards.py", "batch.py", "fastpath.py", "nprandom.py"}
     assert "cli.py" not in {p.name for p in files}      # the command line compiles nothing
     home = _jit.cache_dir(_jit.ROOT / "cardzoo" / "__init__.py")
     for pkg in _jit.KERNEL_PACKAGES:
