@@ -31,6 +31,15 @@ def decl_action(y, j):
     return A_DECL + 4 * (y // 13) + j - 1
 
 
+@njit(inline="always", cache=True)
+def _standing_declaration(s):
+    """The declaration a new one must beat (SJ-4.5): its seat, card and count; (-1, -1, 0) when none."""
+    nd = s.ndecl
+    if nd == 0:
+        return np.int64(-1), np.int64(-1), np.int64(0)
+    return np.int64(s.decl_seat[nd - 1]), np.int64(s.decl_card[nd - 1]), np.int64(s.decl_cnt[nd - 1])
+
+
 @njit(cache=True)
 def decl_options(st, b, cfg, p, out):
     """The legal declarations of seat p (SJ-4.3/4.5): returns how many, and sets out[a] = 1 for each
@@ -38,13 +47,7 @@ def decl_options(st, b, cfg, p, out):
     s = st[b]
     lvl = s.hand_level
     nd = s.ndecl
-    q = -1
-    x = -1
-    jS = 0
-    if nd > 0:
-        q = s.decl_seat[nd - 1]
-        x = s.decl_card[nd - 1]
-        jS = s.decl_cnt[nd - 1]
+    q, x, jS = _standing_declaration(s)
     write = out.shape[0] > 0
     n = 0
     for yi in range(6):
@@ -92,13 +95,7 @@ def _declare_bits(s, allow_nt):
     p = s.actor
     lvl = s.hand_level
     nd = s.ndecl
-    q = -1
-    x = -1
-    jS = 0
-    if nd > 0:
-        q = s.decl_seat[nd - 1]
-        x = s.decl_card[nd - 1]
-        jS = s.decl_cnt[nd - 1]
+    q, x, jS = _standing_declaration(s)
     bits = one    # PASS
     for yi in range(6):
         if yi < 4:
