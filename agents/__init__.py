@@ -6,7 +6,8 @@
 * ``"heuristic"`` — the game's rule-based agent;
 * ``"greedy"`` — Court Piece: the vectorized rollout policy of the search agent;
 * ``"pimc"`` or ``"pimc:samples=16,rollouts=8"`` — the game's determinized search agent;
-* ``"learned:<path.pt>"`` or a path ending in ``.pt`` — a trained checkpoint.
+* ``"learned:<path.pt>"`` or a path ending in ``.pt`` — a trained checkpoint: a PPO policy
+  (``agents.learned``) or a residual policy over the heuristic (``agents.residual``), by its JSON's format.
 """
 from __future__ import annotations
 
@@ -83,9 +84,11 @@ def make_agent(spec: str, game: str, seed: int | None = None, env_config: dict |
         agent = search_class(game)(game, seed, env_config=env_config, **_parse_kwargs(rest))
     elif name == "learned":
         from agents.learned import LearnedAgent
+        from agents.residual import FORMAT as RESIDUAL, ResidualAgent, checkpoint_format
 
         path, _, opts = rest.partition(",")
-        agent = LearnedAgent(game, seed, checkpoint=path, **_parse_kwargs(opts))
+        kind = ResidualAgent if checkpoint_format(path) == RESIDUAL else LearnedAgent
+        agent = kind(game, seed, checkpoint=path, **_parse_kwargs(opts))
     else:
         raise ValueError(f"unknown agent {spec!r}: use random, heuristic, greedy, pimc[:k=v,...] or learned:<path.pt>")
     agent.label = spec

@@ -79,7 +79,14 @@ def add_commands(sub) -> None:
 def add_train(sub) -> None:
     p = sub.add_parser("train", help="self-play PPO training on BatchGame (needs torch)")
     _game_options(p)
-    p.add_argument("--minutes", type=positive_float, default=5.0)
+    p.add_argument("--algo", choices=["ppo", "residual"], default="ppo",
+                   help="ppo: distil the heuristic, then masked PPO; residual (Court Piece): label card plays "
+                        "with the search agent, fit the heuristic's overrides (agents/residual.py)")
+    p.add_argument("--minutes", type=positive_float, default=5.0,
+                   help="wall time (residual: of labelling; fitting follows)")
+    p.add_argument("--label-games", type=positive_int, default=None,
+                   help="residual: label exactly this many deals per worker instead of --minutes (reproducible)")
+    p.add_argument("--epochs", type=positive_int, default=6, help="residual: passes over the labels")
     p.add_argument("--out", default=None, help="output folder (default runs/<game>-<variant>-s<seed>)")
     p.add_argument("--envs", type=positive_int, default=512, help="games per iteration")
     p.add_argument("--hidden", type=positive_int, default=256)
@@ -144,6 +151,8 @@ def cmd_train(args) -> int:
     from agents.train import TrainConfig, train
 
     cfg = env_config(args)
+    if args.algo == "residual":
+        return cmd_train_residual(args, cfg)
     out = args.out or f"runs/{args.game}-{cfg.get('variant', 'default')}-s{args.seed}"
     use_ray = args.ray or bool(args.address)
     if use_ray:
@@ -196,6 +205,52 @@ def cmd_train(args) -> int:
     card = write_model_card(Path(out) / "model_card.md", "cardzoo " + " ".join(map(shlex.quote, argv_of(args))),
                             rows[0], res["meta"].get("distilled"), results, res["curve"])
     print(f"log: {res['log']}  curve: {res['curve']}  model card: {card}")
+    return 0
+
+
+def cmd_train_residual(args, cfg: dict) -> int:
+    """`cardzoo train courtpiece --algo residual`: search labels, a residual fit, the model card."""
+    from tqdm import tqdm
+
+    from agents import make_agent
+    from agents.residual import ResidualConfig, train_residual
+
+    if args.game != "courtpiece":
+        raise ValueError(f"--algo residual trains Court Piece and Mendi Coat policies, not {args.game!r}")
+    out = args.out or f"runs/{args.game}-{cfg.get('variant', 'default')}-residual-s{args.seed}"
+    rc = ResidualConfig(env_config=cfg, seed=args.seed, workers=args.workers or 2, hidden=args.hidden,
+                        epochs=args.epochs, threads=max(args.threads, 2),
+                        label_minutes=None if args.label_games else args.minutes, label_games=args.label_games)
+    with tqdm(total=rc.epochs, unit="epoch", desc=f"fit {args.game}") as bar:
+        res = train_residual(rc, out, log=bar.write, progress=bar)
+    meta = res["meta"]
+    results = []
+    if args.eval_deals:
+        from agents.arena import duplicate_match
+
+        for opp in ("random", "heuristic"):
+            a = make_agent(res["checkpoint"], args.game, seed=args.seed)
+            b = make_agent(opp, args.game, seed=args.seed + 1)
+            results.append(duplicate_match(args.game, a, b, args.eval_deals, cfg, seed=args.seed + 7).row())
+        print(_table(results))
+    lab = meta["labelled"]
+    lines = [f"# {args.game} residual checkpoint", "",
+             f"- command: `cardzoo {' '.join(map(shlex.quote, argv_of(args)))}`",
+             f"- seed: {args.seed}; config: {cfg or {}}; teacher: `{meta['teacher']}`; prior: the heuristic",
+             f"- labelled: {lab['decisions']} card plays of {lab['games']} deals in {lab['seconds']} s "
+             f"({lab['decisions_per_s']}/s, {rc.workers} processes)",
+             f"- fit: {rc.epochs} epochs in {meta['fit_seconds']} s; held-out loss {meta['fit']['held_out_loss']} "
+             f"(zero advantage: {meta['fit']['held_out_loss_zero']}); margin {meta['margin']}; the policy changes "
+             f"{meta['fit']['changed']} of held-out card plays, gaining {meta['fit']['held_out_gain']:+} per decision "
+             "by the held-out labels",
+             f"- wall time: {meta['wall_seconds']} s"]
+    if results:
+        lines += ["", "| opponent | deals | W-T-L | win rate [95% CI] | score learned − opponent [95% CI] |",
+                  "|---|---|---|---|---|"]
+        lines += [f"| {r['B']} | {r['deals']} | {r['W-T-L']} | {r['win rate A']} | {r['score A-B']} |" for r in results]
+    card = Path(out) / "model_card.md"
+    card.write_text("\n".join(lines) + "\n")
+    print(f"checkpoint: {res['checkpoint']}  model card: {card}")
     return 0
 
 

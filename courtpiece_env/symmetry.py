@@ -1,0 +1,93 @@
+"""The suit symmetry of Court Piece, as a canonical suit order of an observation.
+
+No rule of Court Piece or Mendi Coat names a suit (CP-1.1: every suit ranks its cards alike and none
+outranks another; trump is whichever suit the call, the turned card or the first off-suit card makes it), so renaming the suits of a deal
+renames the suits of every observation, legal mask and action, and changes nothing else. A learner
+that sees observations with the suits put in one canonical order learns each situation once instead
+of up to 24 times. The canonical order of one observation (``suit_order``) is
+
+1. the public trump suit, if any;
+2. the suit led to the current trick, if any;
+3. the other suits by the observer's holding in them, longest first, then by suit index.
+
+Only the suit-indexed parts of the observation move: the 16 card blocks of 52 (offsets 0..831) and
+the trump one-hot (846..849); every other scalar is suit-free. Actions 0..51 (play a card) and 52..55
+(name suit s) are renamed with the suits; 56..59 are suit-free. All functions take a batch axis.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+CARD_BLOCKS = 16                 # blocks of 52 cards at the start of the observation (spec 3.4)
+TRUMP = 846                      # public trump suit one-hot
+LEADER = 850 + 4 * 5             # relative-seat one-hot of the trick's leader
+TRICK = 416                      # the current trick, by relative seat (4 x 52)
+CARD_END = 52 * CARD_BLOCKS
+SUIT_ACTIONS = 52                # 52 + s: name suit s
+
+
+def suit_order(obs) -> np.ndarray:
+    """int64[B, 4]: ``order[b, k]`` is the game suit put in canonical place k for observation b."""
+    obs = _batch(obs)
+    n = len(obs)
+    blocks = obs[:, :CARD_END].reshape(n, CARD_BLOCKS, 4, 13)
+    trick = obs[:, TRICK:TRICK + 208].reshape(n, 4, 4, 13).sum(axis=3)        # [B, relative seat, suit]
+    led = (trick * obs[:, LEADER:LEADER + 4, None]).sum(axis=1)               # one-hot of the led suit
+    key = (obs[:, TRUMP:TRUMP + 4] * 1e6 + led * 1e3 + blocks[:, 0].sum(axis=2)).astype(np.float64)
+    return np.argsort(-key, axis=1, kind="stable")
+
+
+def canonical_observation(obs, order) -> np.ndarray:
+    """The observations with their suits in canonical order (a new float32 array)."""
+    obs = _batch(obs)
+    n = len(obs)
+    out = np.array(obs, dtype=np.float32)
+    blocks = out[:, :CARD_END].reshape(n, CARD_BLOCKS, 4, 13)
+    out[:, :CARD_END] = np.take_along_axis(blocks, order[:, None, :, None], axis=2).reshape(n, CARD_END)
+    out[:, TRUMP:TRUMP + 4] = np.take_along_axis(obs[:, TRUMP:TRUMP + 4], order, axis=1)
+    return out
+
+
+def _game_ids(order) -> np.ndarray:
+    """int64[B, 56]: the game action id of each canonical action id 0..55."""
+    cards = (order[:, :, None] * 13 + np.arange(13)).reshape(len(order), 52)
+    return np.concatenate([cards, SUIT_ACTIONS + order], axis=1)
+
+
+def canonical_actions(values, order) -> np.ndarray:
+    """Per-action values [B, 60] indexed by game action id, re-indexed by canonical action id."""
+    values = np.asarray(values)
+    out = values.copy()
+    out[:, :56] = np.take_along_axis(values[:, :56], _game_ids(order), axis=1)
+    return out
+
+
+def game_actions(values, order) -> np.ndarray:
+    """The inverse of ``canonical_actions``: per-action values by canonical id back to game ids."""
+    values = np.asarray(values)
+    out = values.copy()
+    np.put_along_axis(out[:, :56], _game_ids(order), values[:, :56], axis=1)
+    return out
+
+
+def canonical_action_ids(actions, order) -> np.ndarray:
+    """Game action ids [B] as canonical ids."""
+    a = np.asarray(actions, dtype=np.int64)
+    rank = np.argsort(order, axis=1)                          # canonical place of each game suit
+    card = np.take_along_axis(rank, (np.minimum(a, 51) // 13)[:, None], axis=1)[:, 0] * 13 + a % 13
+    suit = SUIT_ACTIONS + np.take_along_axis(rank, (np.clip(a - SUIT_ACTIONS, 0, 3))[:, None], axis=1)[:, 0]
+    return np.where(a < 52, card, np.where(a < 56, suit, a))
+
+
+def game_action_ids(actions, order) -> np.ndarray:
+    """Canonical action ids [B] as game ids."""
+    a = np.asarray(actions, dtype=np.int64)
+    ids = _game_ids(order)
+    return np.where(a < 56, np.take_along_axis(ids, np.minimum(a, 55)[:, None], axis=1)[:, 0], a)
+
+
+def _batch(obs) -> np.ndarray:
+    obs = np.asarray(obs)
+    if obs.ndim != 2 or obs.shape[1] < CARD_END + 84:
+        raise ValueError(f"observations must be [B, 916], got shape {obs.shape}")
+    return obs
