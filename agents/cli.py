@@ -193,15 +193,7 @@ def cmd_train(args) -> int:
              "greedy vs heuristic": evals_h[-1] if evals_h else "",
              "checkpoint": res["checkpoint"]}]
     print(_table(rows))
-    results = []
-    if args.eval_deals:
-        from agents.arena import duplicate_match
-
-        for opp in ("random", "heuristic"):
-            a = make_agent(res["checkpoint"], args.game, seed=args.seed)
-            b = make_agent(opp, args.game, seed=args.seed + 1)
-            results.append(duplicate_match(args.game, a, b, args.eval_deals, cfg, seed=args.seed + 7).row())
-        print(_table(results))
+    results = final_arena(args, res["checkpoint"], cfg)
     card = write_model_card(Path(out) / "model_card.md", "cardzoo " + " ".join(map(shlex.quote, argv_of(args))),
                             rows[0], res["meta"].get("distilled"), results, res["curve"])
     print(f"log: {res['log']}  curve: {res['curve']}  model card: {card}")
@@ -212,7 +204,6 @@ def cmd_train_residual(args, cfg: dict) -> int:
     """`cardzoo train courtpiece --algo residual`: search labels, a residual fit, the model card."""
     from tqdm import tqdm
 
-    from agents import make_agent
     from agents.residual import ResidualConfig, train_residual
 
     if args.game != "courtpiece":
@@ -224,15 +215,7 @@ def cmd_train_residual(args, cfg: dict) -> int:
     with tqdm(total=rc.epochs, unit="epoch", desc=f"fit {args.game}") as bar:
         res = train_residual(rc, out, log=bar.write, progress=bar)
     meta = res["meta"]
-    results = []
-    if args.eval_deals:
-        from agents.arena import duplicate_match
-
-        for opp in ("random", "heuristic"):
-            a = make_agent(res["checkpoint"], args.game, seed=args.seed)
-            b = make_agent(opp, args.game, seed=args.seed + 1)
-            results.append(duplicate_match(args.game, a, b, args.eval_deals, cfg, seed=args.seed + 7).row())
-        print(_table(results))
+    results = final_arena(args, res["checkpoint"], cfg)
     lab = meta["labelled"]
     lines = [f"# {args.game} residual checkpoint", "",
              f"- command: `cardzoo {' '.join(map(shlex.quote, argv_of(args)))}`",
@@ -244,14 +227,37 @@ def cmd_train_residual(args, cfg: dict) -> int:
              f"{meta['fit']['changed']} of held-out card plays, gaining {meta['fit']['held_out_gain']:+} per decision "
              "by the held-out labels",
              f"- wall time: {meta['wall_seconds']} s"]
-    if results:
-        lines += ["", "| opponent | deals | W-T-L | win rate [95% CI] | score learned − opponent [95% CI] |",
-                  "|---|---|---|---|---|"]
-        lines += [f"| {r['B']} | {r['deals']} | {r['W-T-L']} | {r['win rate A']} | {r['score A-B']} |" for r in results]
+    lines += arena_lines(results)
     card = Path(out) / "model_card.md"
     card.write_text("\n".join(lines) + "\n")
     print(f"checkpoint: {res['checkpoint']}  model card: {card}")
     return 0
+
+
+def final_arena(args, checkpoint: str, cfg: dict) -> list[dict]:
+    """`--eval-deals N`: the trained checkpoint against random and the heuristic (printed, and returned
+    as the arena's table rows)."""
+    if not args.eval_deals:
+        return []
+    from agents import make_agent
+    from agents.arena import duplicate_match
+
+    results = []
+    for opp in ("random", "heuristic"):
+        a = make_agent(checkpoint, args.game, seed=args.seed)
+        b = make_agent(opp, args.game, seed=args.seed + 1)
+        results.append(duplicate_match(args.game, a, b, args.eval_deals, cfg, seed=args.seed + 7).row())
+    print(_table(results))
+    return results
+
+
+def arena_lines(results: list[dict]) -> list[str]:
+    """A model card's arena table (markdown lines; none without results)."""
+    if not results:
+        return []
+    return (["", "| opponent | deals | W-T-L | win rate [95% CI] | score learned − opponent [95% CI] |",
+             "|---|---|---|---|---|"]
+            + [f"| {r['B']} | {r['deals']} | {r['W-T-L']} | {r['win rate A']} | {r['score A-B']} |" for r in results])
 
 
 def argv_of(args) -> list[str]:
@@ -274,10 +280,7 @@ def write_model_card(path: Path, command: str, facts: dict, distilled: dict | No
                      f"{distilled['seconds']} s")
     if curve:
         lines.append(f"- training curve: `{Path(curve).name}`")
-    if arena:
-        lines += ["", "| opponent | deals | W-T-L | win rate [95% CI] | score learned − opponent [95% CI] |",
-                  "|---|---|---|---|---|"]
-        lines += [f"| {r['B']} | {r['deals']} | {r['W-T-L']} | {r['win rate A']} | {r['score A-B']} |" for r in arena]
+    lines += arena_lines(arena)
     path.write_text("\n".join(lines) + "\n")
     return path
 
