@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit
 
 from agents.base import Agent, BatchCache, confidently_better, legal_actions
-from agents.courtpiece_heuristic import FIRST5, HAND, PASS_BELOW, CourtPieceHeuristic
+from agents.courtpiece.heuristic import FIRST5, HAND, PASS_BELOW, CourtPieceHeuristic
 from cardzoo.cards import (SUIT_MASKS, card_index, highest_bit, lowest_bit, popcount, rng_below, seed_generators,
                            shuffle_prefix)
 from courtpiece_env.config import BE_RANG, C_BAND, C_VARIANT, MENDI_COAT
@@ -142,7 +142,7 @@ def _cheapest(cards, trump):
 def heuristic_card(s, cfg, p, cards):
     """The card CourtPieceHeuristic plays for seat p in state record s, given its legal cards (a
     non-empty uint64 mask): its leading and following rules (module docstring of
-    agents.courtpiece_heuristic) computed from what p sees — its hand, the trick, the public trump
+    agents.courtpiece.heuristic) computed from what p sees — its hand, the trick, the public trump
     and the cards it has not seen (the other hands)."""
     v = cfg[C_VARIANT]
     mendi = v == MENDI_COAT

@@ -49,7 +49,7 @@ import numpy as np
 from numba import njit
 
 from agents.base import Agent, BatchCache, confidently_better, legal_actions
-from agents.shengji_heuristic import (HAND, HAND_LEVEL, HAND_SIZES, LEAD_COUNT, LEADER, LEVELS, PHASE, PLAYED,
+from agents.shengji.heuristic import (HAND, HAND_LEVEL, HAND_SIZES, LEAD_COUNT, LEADER, LEVELS, PHASE, PLAYED,
                                       POINTS, SEL, TRICK, TRUMP, BANKER, ShengJiHeuristic, Table, card_points)
 from cardzoo.cards import card_index, card_text
 

@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit
 
 from agents.base import Agent, BatchCache, confidently_better, legal_actions
-from agents.lopti_heuristic import (DRAW_SIZE, HAND, OBLIGATION, PICKUP, PILE_SIZE, SWITCHES, TOP,
+from agents.lopti.heuristic import (DRAW_SIZE, HAND, OBLIGATION, PICKUP, PILE_SIZE, SWITCHES, TOP,
                                     LoptiHeuristic)
 from cardzoo.cards import parse_cards
 from lopti_env.config import OBS_SIZE
