@@ -751,7 +751,7 @@ class PIMCAgent(DeterminizedSearch):
         g.reset(seed=0, hands=orders, dealers=sit.dealer)
         work = g.records.copy()
         cnt = np.zeros(len(orders), np.int64)
-        replay_mismatches(work, g._cfg, np.asarray(history, np.int64), sit.seat, cnt)
+        replay_mismatches(work, g.config_array, np.asarray(history, np.int64), sit.seat, cnt)
         keep = np.argsort(cnt, kind="stable")[:self.samples]
         self.stats["mismatch"] += float(cnt[keep].mean())
         return orders[keep]
@@ -767,7 +767,7 @@ class PIMCAgent(DeterminizedSearch):
         first = paired_layout(k, legal, r_n)
         out = np.zeros(len(work), np.float64)
         eps = 1.0 if self.policy == "random" else self.eps
-        playout(work, g._cfg, first, sit.seat, eps, int(self.rng.integers(2**62)), out)
+        playout(work, g.config_array, first, sit.seat, eps, int(self.rng.integers(2**62)), out)
         self.stats["games"] += len(work)
         per = out.reshape(k, a_n, r_n).mean(axis=2)
         per_game = {int(a): per[:, i] for i, a in enumerate(legal)}

@@ -160,7 +160,7 @@ def test_heuristic_card_kernel_equals_the_heuristic(variant):
     while not g.done.all():
         m, obs = g.legal_mask(), g.observe()
         out = np.zeros(g.n, np.int64)
-        heuristic_cards_batch(g.records, g._cfg, out)
+        heuristic_cards_batch(g.records, g.config_array, out)
         for b in np.flatnonzero(out >= 0):
             if m[b].sum() > 1:
                 assert h.act(obs[b], m[b]) == out[b]
