@@ -936,5 +936,16 @@ class BatchGame(_Game, BatchGameBase):
         self._check_reset("public_state")
         return public_state_of(self.st[self._game_index(b)], self.config)
 
+    def load_positions(self, states, rows) -> None:
+        """Start games from section 7.2 positions: the games ``rows[i]`` (an index array) get
+        ``states[i]``, the other games keep theirs. ``states[0]`` goes through the parser of
+        ``raw_env.reset(options={"state": S})`` (ValueError as there); every later state must deal the
+        same hidden cards (hands, face-down cards, draw pile) into the same places — as the sampled
+        worlds of one public position do — and takes the rest of its position from ``states[0]``.
+        Rewards start at 0; ``step``, ``observe`` and ``rollout`` then go on from the positions."""
+        from lopti_env.positions import load_positions
+
+        load_positions(self, states, rows)
+
 
 __all__ = ["raw_env", "env", "BatchGame", "action_name", "action_from_name", "STATE_DTYPE"]

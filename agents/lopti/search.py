@@ -28,9 +28,9 @@ At each PLAY-phase decision with more than one legal action the agent
    it beats the heuristic's action by ``z`` standard errors of the paired difference over the
    same sampled worlds, else the heuristic's action.
 
-``BatchGame`` has no position injection and no heuristic rollout policy, so ``load_positions`` and
-``_rollout_heuristic`` use the env's own parser and kernels on ``BatchGame.st`` (lopti_env.env
-``inject_state``, lopti_env.kernels ``step_game``/``compute_mask``).
+The sampled positions go into the games with ``BatchGame.load_positions``. ``BatchGame`` has no
+heuristic rollout policy, so ``_rollout_heuristic`` (agent logic, jitted) steps the game records of
+``BatchGame.st`` with the env's step kernel (lopti_env.kernels ``step_game``/``compute_mask``).
 
 Swap, session and every other non-play decision use the heuristic, as do positions the sampler
 does not rebuild (session episodes) — ``stats["fallbacks"]`` counts them. ``stats`` totals the
@@ -352,40 +352,6 @@ class Situation:
         return state
 
 
-def load_positions(g, states: list, rows: list) -> None:
-    """Put §7.2 positions into rows of a LOPTI BatchGame: rows[i] (an index array) gets states[i].
-
-    states[0] goes through the env's own §7.2 parser (the code behind
-    ``raw_env.reset(options={"state": S})``), so an impossible position raises ValueError exactly as
-    the AEC env would. The other states must differ from it only in the hidden cards (hands,
-    face-down cards, draw order — as the samples of one Situation do): they are written into a copy
-    of the parsed record field by field."""
-    from lopti_env import kernels as K
-    from lopti_env.env import inject_state
-    from lopti_env.state import new_state
-
-    decks = np.tile(np.arange(52, dtype=np.int8), (1, g.R, 1))
-    coins = np.zeros((1, g.n_coins), np.int8)
-    st = new_state(1)
-    K.start_episode(st, 0, g.cfg, g.carry, decks, coins, g.rules0, g.sw0, g.config.first_dealer)
-    inject_state(st, g.config, g.cfg, states[0])
-    K.refresh_mask(st, 0, g.cfg)
-    rec = st[0]
-    g.st[rows[0]] = rec
-    for S, idx in zip(states[1:], rows[1:]):
-        for s, seat in enumerate(S["seats"]):
-            m = 0
-            for c in seat["hand"]:
-                m |= 1 << int(c)
-            rec["hand"][s] = np.uint64(m)
-            rec["down"][s] = [-1 if c is None else int(c) for c in seat["down"]]
-        d = S["draw"]
-        rec["draw"][:len(d)] = d
-        g.st[idx] = rec
-    g.rewards[:] = 0.0
-    g._is_reset = True  # the rows hold started positions: observe/step may read them (cardzoo/batch.py)
-
-
 # ------------------------------------------------------------------------------------------------
 # the agent
 # ------------------------------------------------------------------------------------------------
@@ -476,7 +442,7 @@ class LoptiSearch(DeterminizedSearch):
         n = k * a_n * r_n
         g = self._batches.get(n, cfg)
         per = a_n * r_n
-        load_positions(g, states, [np.arange(i * per, (i + 1) * per) for i in range(k)])
+        g.load_positions(states, [np.arange(i * per, (i + 1) * per) for i in range(k)])
         first = paired_layout(k, legal, r_n)
         g.step(first)
         seat = sit.seat
