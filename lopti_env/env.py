@@ -863,6 +863,14 @@ def rollout_counts(st, cfg, carry, decks, coins, seed, fast, logs):
 
 
 class BatchGame(_Game, BatchGameBase):
+    """n LOPTI games stepped together by the same kernels (spec 9.7).
+
+    For jitted tools that step the games themselves (a search agent's rollout policy): ``st`` is the
+    state record array (one record per game, layout lopti_env/state.py; writing to it changes the
+    games) and ``cfg``, ``carry``, ``decks[b]``, ``coins[b]`` are the further arguments of
+    ``lopti_env.kernels.step_game`` for game b. ``rewards`` follows ``st`` after ``step``, ``rollout``
+    and ``load_positions``; a tool that steps ``st`` itself reads ``st["rewards"]``."""
+
     num_actions = NUM_ACTIONS
     observation_size = OBS_SIZE
 
