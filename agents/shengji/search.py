@@ -574,7 +574,7 @@ class ShengJiSearch(DeterminizedSearch):
             cs = sorted((c for c in range(54) if hand[c] > 0 and sit.esuit(c) == s), key=lambda c: (tab.pos(c), c))
             if not cs:
                 continue
-            tractors += [vec(run, 2) for run in self.fallback._tractors(tab, hand, s)]
+            tractors += [vec(run, 2) for run in self.fallback.tractors(tab, hand, s)]
             tops.append(vec([cs[-1]], 1))
             tuples += [vec([c], k) for c in cs for k in range(2, int(hand[c]) + 1)]
             pick = [cs[0]] + [c for c in cs if not card_points(c)][:1] + [c for c in cs if card_points(c)][-1:]
