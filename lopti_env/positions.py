@@ -14,9 +14,22 @@ from lopti_env import kernels as K
 from lopti_env.state import new_state
 
 
+def _down_slots(spec, what) -> list[int]:
+    """Three face-down slots as the section 7.2 parser reads them (-1: empty), its cards parsed at once."""
+    from lopti_env.env import _cards
+
+    if spec is None:
+        return [-1, -1, -1]
+    items = spec.split() if isinstance(spec, str) else spec
+    if not isinstance(items, (list, tuple)) or len(items) != 3:
+        raise ValueError(f"{what}: expected 3 slots, got {spec!r}")
+    held = iter(_cards([it for it in items if it is not None and it != "-"], what))
+    return [-1 if it is None or it == "-" else next(held) for it in items]
+
+
 def _hidden(i: int, S, n: int):
     """(hands, face-down slots with -1 for empty, draw) of position S as card ids."""
-    from lopti_env.env import _cards, _slots
+    from lopti_env.env import _cards
 
     if not isinstance(S, dict) or not isinstance(S.get("seats"), (list, tuple)) or len(S["seats"]) != n:
         raise ValueError(f"states[{i}] must be a section 7.2 position whose 'seats' list {n} seats")
@@ -25,7 +38,7 @@ def _hidden(i: int, S, n: int):
         if not isinstance(seat, dict):
             raise ValueError(f"states[{i}] seat {s} must be a dict with 'hand', 'up', 'down'")
         hands.append(_cards(seat.get("hand", ""), f"states[{i}] seat {s} hand"))
-        downs.append(_slots(seat.get("down"), f"states[{i}] seat {s} down"))
+        downs.append(_down_slots(seat.get("down"), f"states[{i}] seat {s} down"))
     return hands, downs, _cards(S.get("draw", []), f"states[{i}] draw")
 
 
