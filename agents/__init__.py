@@ -14,16 +14,16 @@ from __future__ import annotations
 from agents.base import Agent, RandomAgent, legal_actions
 
 HEURISTICS = {
-    "courtpiece": ("agents.courtpiece_heuristic", "CourtPieceHeuristic"),
-    "lopti": ("agents.lopti_heuristic", "LoptiHeuristic"),
-    "shengji": ("agents.shengji_heuristic", "ShengJiHeuristic"),
+    "courtpiece": ("agents.courtpiece.heuristic", "CourtPieceHeuristic"),
+    "lopti": ("agents.lopti.heuristic", "LoptiHeuristic"),
+    "shengji": ("agents.shengji.heuristic", "ShengJiHeuristic"),
 }
 
 
 SEARCH = {
-    "courtpiece": ("agents.search", "PIMCAgent"),
-    "lopti": ("agents.lopti_search", "LoptiSearch"),
-    "shengji": ("agents.shengji_search", "ShengJiSearch"),
+    "courtpiece": ("agents.courtpiece.search", "PIMCAgent"),
+    "lopti": ("agents.lopti.search", "LoptiSearch"),
+    "shengji": ("agents.shengji.search", "ShengJiSearch"),
 }
 
 
@@ -77,7 +77,7 @@ def make_agent(spec: str, game: str, seed: int | None = None, env_config: dict |
     elif name == "heuristic":
         agent = heuristic_class(game)(game, seed, **_parse_kwargs(rest))
     elif name == "greedy":
-        from agents.courtpiece_heuristic import CourtPieceGreedy
+        from agents.courtpiece.heuristic import CourtPieceGreedy
 
         agent = CourtPieceGreedy(game, seed, **_parse_kwargs(rest))
     elif name == "pimc":

@@ -548,6 +548,13 @@ class BatchGame(BatchGameBase):
         tools such as search rollouts. Writing to it changes the games."""
         return self._st
 
+    @property
+    def config_array(self) -> np.ndarray:
+        """The games' options as the int64 array the kernels read (indices ``C_*`` of
+        courtpiece_env/config.py), to pass with ``records`` to jitted tools. A copy: the options of a
+        BatchGame are fixed when it is made."""
+        return self._cfg.copy()
+
     def _kernel_current_player(self):
         return self._st["actor"].copy()
 

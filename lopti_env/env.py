@@ -863,6 +863,14 @@ def rollout_counts(st, cfg, carry, decks, coins, seed, fast, logs):
 
 
 class BatchGame(_Game, BatchGameBase):
+    """n LOPTI games stepped together by the same kernels (spec 9.7).
+
+    For jitted tools that step the games themselves (a search agent's rollout policy): ``st`` is the
+    state record array (one record per game, layout lopti_env/state.py; writing to it changes the
+    games) and ``cfg``, ``carry``, ``decks[b]``, ``coins[b]`` are the further arguments of
+    ``lopti_env.kernels.step_game`` for game b. ``rewards`` follows ``st`` after ``step``, ``rollout``
+    and ``load_positions``; a tool that steps ``st`` itself reads ``st["rewards"]``."""
+
     num_actions = NUM_ACTIONS
     observation_size = OBS_SIZE
 
@@ -935,6 +943,17 @@ class BatchGame(_Game, BatchGameBase):
     def public_state(self, b):
         self._check_reset("public_state")
         return public_state_of(self.st[self._game_index(b)], self.config)
+
+    def load_positions(self, states, rows) -> None:
+        """Start games from section 7.2 positions: the games ``rows[i]`` (an index array) get
+        ``states[i]``, the other games keep theirs. ``states[0]`` goes through the parser of
+        ``raw_env.reset(options={"state": S})`` (ValueError as there); every later state must deal the
+        same hidden cards (hands, face-down cards, draw pile) into the same places — as the sampled
+        worlds of one public position do — and takes the rest of its position from ``states[0]``.
+        Rewards start at 0; ``step``, ``observe`` and ``rollout`` then go on from the positions."""
+        from lopti_env.positions import load_positions
+
+        load_positions(self, states, rows)
 
 
 __all__ = ["raw_env", "env", "BatchGame", "action_name", "action_from_name", "STATE_DTYPE"]

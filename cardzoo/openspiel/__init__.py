@@ -34,8 +34,8 @@ things in the same order). ``observation_string(p)`` is readable: p's hand, the 
 (``public_state()`` as JSON) and a digest of p's observation tensor.
 
 **Worlds.** ``resample_from_infostate(p, sampler)`` draws the hidden cards with the information-set
-samplers of cardzoo's search agents (``agents.search``, ``agents.lopti_search``,
-``agents.shengji_search``) and rebuilds the position on them; see `cardzoo.openspiel.worlds` for the
+samplers of cardzoo's search agents (``agents.courtpiece.search``, ``agents.lopti.search``,
+``agents.shengji.search``) and rebuilds the position on them; see `cardzoo.openspiel.worlds` for the
 positions each covers. p's information state string is unchanged, so OpenSpiel's ``ISMCTSBot`` runs
 on these games.
 

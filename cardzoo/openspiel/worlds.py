@@ -5,16 +5,16 @@ The worlds come from the information-set samplers of cardzoo's search agents (th
 which they do not search, from its public record here), and each is checked against the seat's own
 observation:
 
-* **Court Piece** (`agents.search.Situation`): during the trump call, the deals that keep the
+* **Court Piece** (`agents.courtpiece.search.Situation`): during the trump call, the deals that keep the
   caller's first five (``sample_call_orders``); in card play, the deals consistent with every card
   played, the hand sizes, the voids shown and the trump call (``sample``). The public action
   sequence is then replayed on the deal. Not covered (as in the PIMC agent): face-down trump cards
   (``chhupa_rang``, Mendi Coat Band), changed cards or trump, match episodes.
-* **LOPTI** (`agents.lopti_search.Situation.sample`): in the play phase of a single round, the hidden
+* **LOPTI** (`agents.lopti.search.Situation.sample`): in the play phase of a single round, the hidden
   hands, face-down cards and draw pile, injected as a section 7.2 position (``reset(options={"state":
   ...})``). In the swap phase before it, a deal that keeps the face-up cards, the swaps made and the
   seat's own hand (`_lopti_swap_world`), the swaps replayed. Not covered: session episodes.
-* **Sheng Ji** (`agents.shengji_search.Situation.sample_many`): at the start of a lead or follow of a
+* **Sheng Ji** (`agents.shengji.search.Situation.sample_many`): at the start of a lead or follow of a
   one-hand episode, a deal consistent with the tricks, hand sizes, shown cards and voids, started with
   the real hand's banker, levels and trump (``declaration_mode="preset"``) and replayed through the
   burial and the tricks (mid-composition: drawn where the composition began, the cards selected
@@ -89,7 +89,7 @@ def _world(real, config, options, actions, rng):
 # ---- Court Piece -------------------------------------------------------------------------------
 
 def _courtpiece_resample(real, seat, rng):
-    from agents.search import Situation
+    from agents.courtpiece.search import Situation
 
     env = real.env
     ps = env.public_state()
@@ -137,7 +137,7 @@ def _courtpiece_length(cfg):
 # ---- LOPTI -------------------------------------------------------------------------------------
 
 def _lopti_resample(real, seat, rng):
-    from agents.lopti_search import Situation
+    from agents.lopti.search import Situation
 
     env = real.env
     ps = env.public_state()
@@ -194,8 +194,8 @@ def _lopti_length(cfg):
 # ---- Sheng Ji ----------------------------------------------------------------------------------
 
 def _shengji_resample(real, seat, rng):
-    from agents.shengji_heuristic import SEL
-    from agents.shengji_search import INFOSET_ENTRIES, Situation
+    from agents.shengji.heuristic import SEL
+    from agents.shengji.search import INFOSET_ENTRIES, Situation
     from cardzoo.openspiel import Table
 
     env = real.env

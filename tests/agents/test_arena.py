@@ -70,7 +70,7 @@ def test_same_agent_on_both_sides_scores_exactly_zero_and_engines_agree():
 def test_duplicate_replays_feed_each_agent_the_other_sides_cards():
     """In the swapped replay, A's seat holds exactly the cards B's seat held (same deal, seats swapped)."""
     require("courtpiece")
-    from agents.courtpiece_heuristic import CourtPieceHeuristic
+    from agents.courtpiece.heuristic import CourtPieceHeuristic
 
     deal = random_deal("courtpiece", np.random.default_rng(8))
     recs = []

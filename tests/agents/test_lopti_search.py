@@ -9,7 +9,7 @@ import pytest
 from agents import make_agent
 from agents.arena import random_deal
 from agents.base import RandomAgent
-from agents.lopti_heuristic import LoptiHeuristic
+from agents.lopti.heuristic import LoptiHeuristic
 from cardzoo.cards import parse_cards
 from cardzoo.registry import make, make_batch
 from tests.agents.conftest import require
@@ -36,7 +36,7 @@ def _random_position(seed, num_players):
 
 def test_sampled_positions_agree_with_everything_public():
     require("lopti")
-    from agents.lopti_search import Situation
+    from agents.lopti.search import Situation
 
     checked = 0
     for seed in range(16):
@@ -85,7 +85,7 @@ def test_sampled_positions_agree_with_everything_public():
 
 def test_positions_load_into_batch_rows():
     require("lopti")
-    from agents.lopti_search import Situation, load_positions
+    from agents.lopti.search import Situation
 
     env, seat = _random_position(3, 4)
     name = env.possible_agents[seat]
@@ -93,7 +93,7 @@ def test_positions_load_into_batch_rows():
     sit = Situation(env.public_state(), seat, real["observation"], {})
     states = [sit.sample(np.random.default_rng(s)) for s in range(3)]
     g = make_batch("lopti", 6)
-    load_positions(g, states, [np.array([0, 1]), np.array([2, 3]), np.array([4, 5])])
+    g.load_positions(states, [np.array([0, 1]), np.array([2, 3]), np.array([4, 5])])
     obs, mask = g.observe(), g.legal_mask()
     assert (obs == real["observation"][None]).all()
     assert (mask == real["action_mask"][None]).all()
@@ -105,7 +105,7 @@ def test_positions_load_into_batch_rows():
 
 def test_jitted_rollout_policy_is_the_heuristic():
     require("lopti")
-    from agents.lopti_search import heuristic_batch
+    from agents.lopti.search import heuristic_batch
 
     g = make_batch("lopti", 24, num_players=3)
     g.reset(seed=4)
@@ -132,7 +132,7 @@ def test_jitted_rollouts_match_stepped_heuristic_play():
     """The fused rollout (state features, legal list) plays exactly the heuristic stepped through
     the public BatchGame API from the same loaded positions."""
     require("lopti")
-    from agents.lopti_search import Situation, _rollout_heuristic, heuristic_batch, load_positions
+    from agents.lopti.search import Situation, _rollout_heuristic, heuristic_batch
 
     env, seat = _random_position(5, 4)
     real = env.observe(env.possible_agents[seat])
@@ -140,8 +140,8 @@ def test_jitted_rollouts_match_stepped_heuristic_play():
     states = [sit.sample(np.random.default_rng(s)) for s in range(6)]
     rows = [np.array([i]) for i in range(6)]
     a, b = make_batch("lopti", 6), make_batch("lopti", 6)
-    load_positions(a, states, rows)
-    load_positions(b, states, rows)
+    a.load_positions(states, rows)
+    b.load_positions(states, rows)
     fused, plies = _rollout_heuristic(a.st, a.cfg, a.carry, a.decks, a.coins, seat, 0.0,
                                       np.array([1], np.uint64), 10_000)
     stepped = np.zeros(6)
@@ -191,7 +191,7 @@ def test_search_plays_legal_actions_and_is_seeded(spec):
 
 def test_search_falls_back_in_sessions_and_rejects_bad_options():
     require("lopti")
-    from agents.lopti_search import LoptiSearch
+    from agents.lopti.search import LoptiSearch
 
     with pytest.raises(ValueError):
         LoptiSearch(samples=0)

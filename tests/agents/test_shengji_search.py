@@ -45,7 +45,7 @@ def _counts(text):
 @pytest.mark.parametrize("decks", [1, 2])
 def test_sampled_deals_agree_with_everything_public(decks):
     require("shengji")
-    from agents.shengji_search import INFOSET_ENTRIES, Situation, replay
+    from agents.shengji.search import INFOSET_ENTRIES, Situation, replay
 
     config = {"decks": decks}
     checked = throws = 0
@@ -106,7 +106,7 @@ def test_sampled_deals_agree_with_everything_public(decks):
 def _sample_reference(sit, rng, tries=50):
     """Situation.sample as the plain per-deal Python loop it was written as (numpy's own
     Generator calls): the jitted sampler must produce the same deals from the same draws."""
-    from agents.shengji_search import _assign
+    from agents.shengji.search import _assign
 
     p = sit._prepare()
     if p is None:
@@ -135,7 +135,7 @@ def _sample_reference(sit, rng, tries=50):
 @pytest.mark.parametrize("decks", [1, 2, 3])
 def test_jitted_sampler_draws_like_the_python_loop(decks):
     require("shengji")
-    from agents.shengji_search import Situation
+    from agents.shengji.search import Situation
 
     checked = 0
     for seed in range(8):
@@ -193,7 +193,7 @@ def test_search_plays_legal_whole_plays_and_is_seeded(extra):
 
 def test_search_rejects_bad_options_and_falls_back_outside_play():
     require("shengji")
-    from agents.shengji_search import ShengJiSearch
+    from agents.shengji.search import ShengJiSearch
 
     with pytest.raises(ValueError):
         ShengJiSearch(samples=0)

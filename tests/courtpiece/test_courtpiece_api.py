@@ -336,6 +336,16 @@ def test_courtpiece_batch_errors():
     assert np.allclose(g.rewards.sum(1), 0)
 
 
+def test_courtpiece_batch_config_array_is_a_copy_of_the_kernels_options():
+    from courtpiece_env.config import C_VARIANT, MENDI_COAT
+
+    g = courtpiece_env.BatchGame(2, variant="mendi_coat")
+    a = g.config_array
+    assert a.dtype == np.int64 and np.array_equal(a, g.config.to_array()) and a[C_VARIANT] == MENDI_COAT
+    a[C_VARIANT] = -1                     # writing to the copy leaves the games' options alone
+    assert g.config_array[C_VARIANT] == MENDI_COAT
+
+
 # ---- 3.3: the observation carries nothing hidden from the seat ---------------------------------
 def _obs(env, seat):
     return env.observe(f"player_{seat}")["observation"]

@@ -193,7 +193,7 @@ def test_resample_from_infostate(name, params, steps):
     """The worlds keep everything the seat saw (observation, legal actions; so its information state
     string, which they carry over) and vary what it did not (another seat's hand); the seat's own
     next move keeps the information states equal; the real state is untouched."""
-    from agents.shengji_search import INFOSET_ENTRIES
+    from agents.shengji.search import INFOSET_ENTRIES
 
     game, state = _dealt(name, params, steps=steps)
     p = state.current_player()

@@ -42,14 +42,14 @@ latest searched decision.
 """
 from __future__ import annotations
 
-import dataclasses
 import time
 
 import numpy as np
 from numba import njit
 
-from agents.base import Agent, BatchCache, confidently_better, legal_actions
-from agents.shengji_heuristic import (HAND, HAND_LEVEL, HAND_SIZES, LEAD_COUNT, LEADER, LEVELS, PHASE, PLAYED,
+from agents.base import legal_actions
+from agents.determinized import DeterminizedSearch, paired_layout
+from agents.shengji.heuristic import (HAND, HAND_LEVEL, HAND_SIZES, LEAD_COUNT, LEADER, LEVELS, PHASE, PLAYED,
                                       POINTS, SEL, TRICK, TRUMP, BANKER, ShengJiHeuristic, Table, card_points)
 from cardzoo.cards import card_index, card_text
 
@@ -359,51 +359,35 @@ def replay(g, histories) -> np.ndarray:
     return g.play(acts) == lens
 
 
-class ShengJiSearch(Agent):
+class ShengJiSearch(DeterminizedSearch):
     """Sheng Ji determinized search; see the module docstring. Options: ``samples`` (worlds per
     decision), ``rollouts`` (random playouts per world and play), ``max_plays`` (candidate plays
     when following), ``max_leads`` (candidate leads), ``z`` (the search overrides the heuristic's
     play only when its paired advantage exceeds z standard errors; 0 = pure arg-max)."""
 
-    name = "pimc"
-    needs_env = True
     games = ("shengji",)
+    heuristic = ShengJiHeuristic
 
     def __init__(self, game: str | None = "shengji", seed: int | None = None, samples: int = 8,
                  rollouts: int = 2, max_plays: int = 10, max_leads: int = 16, z: float = 1.0,
                  env_config: dict | None = None):
-        super().__init__(game, seed)
+        super().__init__(game, seed, z, env_config, {"rollout_decisions": 0, "worlds_rejected": 0})
         if samples < 1 or rollouts < 1 or max_plays < 1 or max_leads < 1:
             raise ValueError("samples, rollouts, max_plays and max_leads must be >= 1")
         self.samples, self.rollouts = int(samples), int(rollouts)
-        self.max_plays, self.max_leads, self.z = int(max_plays), int(max_leads), float(z)
-        self.env_config = dict(env_config) if env_config is not None else None
-        self.fallback = ShengJiHeuristic(game, seed)
-        self._batches = BatchCache("shengji")      # replay batches by size; each decision resets its own
+        self.max_plays, self.max_leads = int(max_plays), int(max_leads)
         self._sim = ShengJiHeuristic(game, seed)
-        self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "games": 0, "seconds": 0.0,
-                      "rollout_decisions": 0, "worlds_rejected": 0}
-        self.last: dict = {}
         self.plan: list[int] | None = None
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
-        self.fallback.reset(seed)
         self.plan = None
 
     def _config(self) -> dict:
-        if self.env_config is not None:
-            cfg = dict(self.env_config)
-        else:
-            c = getattr(self.env.unwrapped, "config", None)
-            cfg = dataclasses.asdict(c) if dataclasses.is_dataclass(c) else {}
+        cfg = super()._config()
         if "must_defend" in cfg:
             cfg["must_defend"] = list(cfg["must_defend"])
         return cfg
-
-    @property
-    def rollouts_per_s(self) -> float:
-        return self.stats["games"] / max(1e-9, self.stats["seconds"])
 
     # ---- emitting a chosen play card by card ------------------------------------------------------
     def _next_of_plan(self, obs, mask) -> int | None:
@@ -442,35 +426,25 @@ class ShengJiSearch(Agent):
         cfg = self._config()
         sit = Situation(self.env.unwrapped.public_state(), self.seat, obs, cfg)
         if sit.supported is not None:
-            self.stats["fallbacks"] += 1
-            return h
+            return self.fall_back(h)
         t0 = time.perf_counter()
         found = self._worlds(sit, cfg)
         if found is None:
-            self.stats["fallbacks"] += 1
-            return h
+            return self.fall_back(h)
         rep, keep = found
-        self.last = {}
         cands, hplay = self._candidates(sit, obs, action_mask, rep, keep[0], phase, h)
         if len(cands) == 1:
             choice = 0
+            self.record(t0)
         else:
             try:
                 values, per = self.evaluate(sit, rep, keep, cands, phase, cfg)
             except ValueError:            # a candidate the env refuses in some world: keep the heuristic
-                self.stats["fallbacks"] += 1
-                return h
-            choice = int(np.argmax(values))
-            if choice != hplay:
-                if not confidently_better(per[choice] - per[hplay], self.z):
-                    choice = hplay
-            self.last = {"games": int(sum(len(p) for p in per)), "values": [float(v) for v in values],
-                         "plays": [_cards(c) for c in cands], "choice": choice, "heuristic": hplay}
-        dt = time.perf_counter() - t0
-        self.last["seconds"] = dt
-        self.last["rollouts_per_s"] = self.last.get("games", 0) / max(1e-9, dt)
-        self.stats["seconds"] += dt
-        self.stats["searched"] += 1
+                return self.fall_back(h)
+            # candidates are indices into cands: the first best, then the z test against the heuristic's
+            choice = self.override(int(np.argmax(values)), hplay, dict(enumerate(per)))
+            self.record(t0, games=int(sum(len(p) for p in per)), values=[float(v) for v in values],
+                        plays=[_cards(c) for c in cands], choice=choice, heuristic=hplay)
         self.plan = _cards(cands[choice]) + ([DONE] if phase == LEAD else [])
         nxt = self._next_of_plan(obs, action_mask)
         return h if nxt is None else nxt
@@ -600,7 +574,7 @@ class ShengJiSearch(Agent):
             cs = sorted((c for c in range(54) if hand[c] > 0 and sit.esuit(c) == s), key=lambda c: (tab.pos(c), c))
             if not cs:
                 continue
-            tractors += [vec(run, 2) for run in self.fallback._tractors(tab, hand, s)]
+            tractors += [vec(run, 2) for run in self.fallback.tractors(tab, hand, s)]
             tops.append(vec([cs[-1]], 1))
             tuples += [vec([c], k) for c in cs for k in range(2, int(hand[c]) + 1)]
             pick = [cs[0]] + [c for c in cs if not card_points(c)][:1] + [c for c in cs if card_points(c)][-1:]
@@ -618,7 +592,7 @@ class ShengJiSearch(Agent):
         k, p_n, r_n = len(keep), len(cands), self.rollouts
         n = k * p_n * r_n
         world = np.repeat(keep, p_n * r_n)
-        cand = np.tile(np.repeat(np.arange(p_n), r_n), k)
+        cand = paired_layout(k, np.arange(p_n), r_n)
         g = rep.take(world)
         plans = [_cards(c) + ([DONE] if phase == LEAD else []) for c in cands]
         length = max(len(p) for p in plans)

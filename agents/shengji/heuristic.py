@@ -161,8 +161,10 @@ class ShengJiHeuristic(Agent):
         return sorted(((c, int(hand[c])) for c in range(54) if hand[c] > 0 and tab.esuit(c) == suit),
                       key=lambda x: (tab.pos(x[0]), x[0]))
 
-    def _tractors(self, tab, hand, suit):
-        """Longest runs of pairs on consecutive positions (SJ-6.2), as card lists."""
+    def tractors(self, tab, hand, suit):
+        """Longest runs of pairs on consecutive positions (SJ-6.2) in effective suit ``suit`` (0..4) of
+        ``hand`` (card counts [54]), as card lists; ``tab``: the ``Table`` of the observation. The
+        search agent's candidate leads use it too."""
         pairs = [c for c, k in self._components(tab, hand, suit) if k >= 2]
         by_pos = {}
         for c in pairs:
@@ -215,7 +217,7 @@ class ShengJiHeuristic(Agent):
         for suits in (side, [4]):
             best = None
             for s in suits:
-                for run in self._tractors(tab, hand, s):
+                for run in self.tractors(tab, hand, s):
                     key = (len(run), tab.pos(run[-1]))
                     if best is None or key > best[0]:
                         best = (key, run)

@@ -28,9 +28,9 @@ At each PLAY-phase decision with more than one legal action the agent
    it beats the heuristic's action by ``z`` standard errors of the paired difference over the
    same sampled worlds, else the heuristic's action.
 
-``BatchGame`` has no position injection and no heuristic rollout policy, so ``load_positions`` and
-``_rollout_heuristic`` use the env's own parser and kernels on ``BatchGame.st`` (lopti_env.env
-``inject_state``, lopti_env.kernels ``step_game``/``compute_mask``).
+The sampled positions go into the games with ``BatchGame.load_positions``. ``BatchGame`` has no
+heuristic rollout policy, so ``_rollout_heuristic`` (agent logic, jitted) steps the game records of
+``BatchGame.st`` with the env's step kernel (lopti_env.kernels ``step_game``/``compute_mask``).
 
 Swap, session and every other non-play decision use the heuristic, as do positions the sampler
 does not rebuild (session episodes) — ``stats["fallbacks"]`` counts them. ``stats`` totals the
@@ -38,14 +38,14 @@ games rolled out (``rollouts_per_s``) and ``last`` holds the latest searched dec
 """
 from __future__ import annotations
 
-import dataclasses
 import time
 
 import numpy as np
 from numba import njit
 
-from agents.base import Agent, BatchCache, confidently_better, legal_actions
-from agents.lopti_heuristic import (DRAW_SIZE, HAND, OBLIGATION, PICKUP, PILE_SIZE, SWITCHES, TOP,
+from agents.base import legal_actions
+from agents.determinized import DeterminizedSearch, paired_layout
+from agents.lopti.heuristic import (DRAW_SIZE, HAND, OBLIGATION, PICKUP, PILE_SIZE, SWITCHES, TOP,
                                     LoptiHeuristic)
 from cardzoo.cards import parse_cards
 from lopti_env.config import OBS_SIZE
@@ -352,60 +352,25 @@ class Situation:
         return state
 
 
-def load_positions(g, states: list, rows: list) -> None:
-    """Put §7.2 positions into rows of a LOPTI BatchGame: rows[i] (an index array) gets states[i].
-
-    states[0] goes through the env's own §7.2 parser (the code behind
-    ``raw_env.reset(options={"state": S})``), so an impossible position raises ValueError exactly as
-    the AEC env would. The other states must differ from it only in the hidden cards (hands,
-    face-down cards, draw order — as the samples of one Situation do): they are written into a copy
-    of the parsed record field by field."""
-    from lopti_env import kernels as K
-    from lopti_env.env import inject_state
-    from lopti_env.state import new_state
-
-    decks = np.tile(np.arange(52, dtype=np.int8), (1, g.R, 1))
-    coins = np.zeros((1, g.n_coins), np.int8)
-    st = new_state(1)
-    K.start_episode(st, 0, g.cfg, g.carry, decks, coins, g.rules0, g.sw0, g.config.first_dealer)
-    inject_state(st, g.config, g.cfg, states[0])
-    K.refresh_mask(st, 0, g.cfg)
-    rec = st[0]
-    g.st[rows[0]] = rec
-    for S, idx in zip(states[1:], rows[1:]):
-        for s, seat in enumerate(S["seats"]):
-            m = 0
-            for c in seat["hand"]:
-                m |= 1 << int(c)
-            rec["hand"][s] = np.uint64(m)
-            rec["down"][s] = [-1 if c is None else int(c) for c in seat["down"]]
-        d = S["draw"]
-        rec["draw"][:len(d)] = d
-        g.st[idx] = rec
-    g.rewards[:] = 0.0
-    g._is_reset = True  # the rows hold started positions: observe/step may read them (cardzoo/batch.py)
-
-
 # ------------------------------------------------------------------------------------------------
 # the agent
 # ------------------------------------------------------------------------------------------------
 
 
-class LoptiSearch(Agent):
+class LoptiSearch(DeterminizedSearch):
     """LOPTI determinized search; see the module docstring. Options: ``samples`` (worlds sampled per
     decision), ``rollouts`` (playouts per world and action), ``policy`` ("heuristic" or "random"),
     ``eps`` (random-move rate of heuristic rollouts), ``max_plies`` (heuristic plies before the random
     finish), ``prune`` (search a reduced action set, see ``candidates``), ``z`` (the search overrides
     the heuristic's action only when its paired advantage exceeds z standard errors; 0 = arg-max)."""
 
-    name = "pimc"
-    needs_env = True
     games = ("lopti",)
+    heuristic = LoptiHeuristic
 
     def __init__(self, game: str | None = "lopti", seed: int | None = None, samples: int = 12,
                  rollouts: int = 1, policy: str = "heuristic", eps: float = 0.05, max_plies: int = 400,
                  z: float = 1.0, prune: bool = True, env_config: dict | None = None):
-        super().__init__(game, seed)
+        super().__init__(game, seed, z, env_config, {"rollout_decisions": 0})
         self.prune = bool(prune)
         if samples < 1 or rollouts < 1 or max_plies < 0:
             raise ValueError("samples and rollouts must be >= 1, max_plies >= 0")
@@ -414,29 +379,7 @@ class LoptiSearch(Agent):
         if not 0.0 <= eps <= 1.0:
             raise ValueError(f"eps must lie in [0, 1], got {eps!r}")
         self.samples, self.rollouts, self.max_plies = int(samples), int(rollouts), int(max_plies)
-        self.policy, self.eps, self.z = policy, float(eps), float(z)
-        self.env_config = dict(env_config) if env_config is not None else None
-        self.fallback = LoptiHeuristic(game, seed)
-        self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "games": 0, "seconds": 0.0,
-                      "rollout_decisions": 0}
-        self.last: dict = {}
-        self._batches = BatchCache("lopti")
-
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self.fallback.reset(seed)
-
-    def _config(self) -> dict:
-        if self.env_config is not None:
-            return self.env_config
-        cfg = getattr(self.env.unwrapped, "config", None)
-        if dataclasses.is_dataclass(cfg):
-            return dataclasses.asdict(cfg)
-        return {}
-
-    @property
-    def rollouts_per_s(self) -> float:
-        return self.stats["games"] / max(1e-9, self.stats["seconds"])
+        self.policy, self.eps = policy, float(eps)
 
     def act(self, observation, action_mask) -> int:
         legal = legal_actions(action_mask)
@@ -449,27 +392,17 @@ class LoptiSearch(Agent):
         cfg = self._config()
         sit = Situation(self.env.unwrapped.public_state(), self.seat, observation, cfg)
         if sit.supported is not None:
-            self.stats["fallbacks"] += 1
-            return h
+            return self.fall_back(h)
         t0 = time.perf_counter()
         states = [sit.sample(self.rng) for _ in range(self.samples)]
         if any(s is None for s in states):
-            self.stats["fallbacks"] += 1
-            return h
+            return self.fall_back(h)
         cands = self.candidates(observation, legal, h)
         if len(cands) == 1:
             return h
         values, per_game = self.evaluate(sit, states, cands, cfg)
-        choice = max(values, key=lambda a: (values[a], a == h, -a))
-        if choice != h and h in per_game:
-            if not confidently_better(per_game[choice] - per_game[h], self.z):
-                choice = h
-        dt = time.perf_counter() - t0
-        games = sum(len(v) for v in per_game.values())
-        self.last = {"games": games, "seconds": dt, "rollouts_per_s": games / max(1e-9, dt), "values": values,
-                     "choice": int(choice), "heuristic": h}
-        self.stats["seconds"] += dt
-        self.stats["searched"] += 1
+        choice = self.override(self.best(values, h), h, per_game)
+        self.record(t0, games=sum(len(v) for v in per_game.values()), values=values, choice=int(choice), heuristic=h)
         return int(choice)
 
     def candidates(self, observation, legal, h: int) -> np.ndarray:
@@ -509,8 +442,8 @@ class LoptiSearch(Agent):
         n = k * a_n * r_n
         g = self._batches.get(n, cfg)
         per = a_n * r_n
-        load_positions(g, states, [np.arange(i * per, (i + 1) * per) for i in range(k)])
-        first = np.tile(np.repeat(np.asarray(legal, np.int64), r_n), k)
+        g.load_positions(states, [np.arange(i * per, (i + 1) * per) for i in range(k)])
+        first = paired_layout(k, legal, r_n)
         g.step(first)
         seat = sit.seat
         total = np.asarray(g.rewards, np.float64)[:, seat].copy()

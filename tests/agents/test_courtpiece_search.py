@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from agents.base import RandomAgent
-from agents.search import PIMCAgent, Situation
+from agents.courtpiece.search import PIMCAgent, Situation
 from cardzoo.cards import card_index
 from cardzoo.registry import make, make_batch
 from tests.agents.conftest import require
@@ -149,8 +149,8 @@ def test_heuristic_card_kernel_equals_the_heuristic(variant):
     """heuristic_card (the rollout policy) plays exactly CourtPieceHeuristic's card, on states reached
     by a mix of random and heuristic play."""
     require("courtpiece")
-    from agents.courtpiece_heuristic import CourtPieceHeuristic
-    from agents.search import heuristic_cards_batch
+    from agents.courtpiece.heuristic import CourtPieceHeuristic
+    from agents.courtpiece.search import heuristic_cards_batch
 
     h = CourtPieceHeuristic("courtpiece", 0)
     g = make_batch("courtpiece", 24, variant=variant)
@@ -160,7 +160,7 @@ def test_heuristic_card_kernel_equals_the_heuristic(variant):
     while not g.done.all():
         m, obs = g.legal_mask(), g.observe()
         out = np.zeros(g.n, np.int64)
-        heuristic_cards_batch(g.records, g._cfg, out)
+        heuristic_cards_batch(g.records, g.config_array, out)
         for b in np.flatnonzero(out >= 0):
             if m[b].sum() > 1:
                 assert h.act(obs[b], m[b]) == out[b]

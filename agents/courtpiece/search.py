@@ -38,14 +38,14 @@ holds the latest decision's games, seconds, rollouts per second and action value
 """
 from __future__ import annotations
 
-import dataclasses
 import time
 
 import numpy as np
 from numba import njit
 
-from agents.base import Agent, BatchCache, confidently_better, legal_actions
-from agents.courtpiece_heuristic import FIRST5, HAND, PASS_BELOW, CourtPieceHeuristic
+from agents.base import legal_actions
+from agents.courtpiece.heuristic import FIRST5, HAND, PASS_BELOW, CourtPieceHeuristic
+from agents.determinized import DeterminizedSearch, paired_layout
 from cardzoo.cards import (SUIT_MASKS, card_index, highest_bit, lowest_bit, popcount, rng_below, seed_generators,
                            shuffle_prefix)
 from courtpiece_env.config import BE_RANG, C_BAND, C_VARIANT, MENDI_COAT
@@ -142,7 +142,7 @@ def _cheapest(cards, trump):
 def heuristic_card(s, cfg, p, cards):
     """The card CourtPieceHeuristic plays for seat p in state record s, given its legal cards (a
     non-empty uint64 mask): its leading and following rules (module docstring of
-    agents.courtpiece_heuristic) computed from what p sees — its hand, the trick, the public trump
+    agents.courtpiece.heuristic) computed from what p sees — its hand, the trick, the public trump
     and the cards it has not seen (the other hands)."""
     v = cfg[C_VARIANT]
     mendi = v == MENDI_COAT
@@ -687,7 +687,7 @@ class Situation:
         return {"hands": hands, "dealer": self.dealer}
 
 
-class PIMCAgent(Agent):
+class PIMCAgent(DeterminizedSearch):
     """Court Piece determinized search; see the module docstring. Options: ``samples`` (deals
     sampled per decision), ``rollouts`` (playouts per sample and action), ``policy`` ("heuristic" or
     "random"), ``eps`` (random-move rate of heuristic rollouts), ``z``: the search overrides the
@@ -697,14 +697,13 @@ class PIMCAgent(Agent):
     the ``samples`` most consistent with the other seats having played by the heuristic's rules
     (1: no inference)."""
 
-    name = "pimc"
-    needs_env = True
     games = ("courtpiece",)
+    heuristic = CourtPieceHeuristic
 
     def __init__(self, game: str | None = "courtpiece", seed: int | None = None, samples: int = 64,
                  rollouts: int = 1, policy: str = "heuristic", eps: float = 0.0, z: float = 1.0,
                  call_samples: int = 256, infer: int = 4, env_config: dict | None = None):
-        super().__init__(game, seed)
+        super().__init__(game, seed, z, env_config, {"overrides": 0, "calls": 0, "mismatch": 0.0})
         if samples < 1 or rollouts < 1 or call_samples < 0 or infer < 1:
             raise ValueError("samples, rollouts and infer must be >= 1, call_samples >= 0")
         if policy not in POLICIES:
@@ -713,34 +712,7 @@ class PIMCAgent(Agent):
             raise ValueError(f"eps must be in [0, 1], got {eps!r}")
         self.samples, self.rollouts, self.call_samples = int(samples), int(rollouts), int(call_samples)
         self.infer = int(infer)
-        self.policy, self.eps, self.z = policy, float(eps), float(z)
-        self.env_config = dict(env_config) if env_config is not None else None
-        self.fallback = CourtPieceHeuristic(game, seed)
-        self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "games": 0, "seconds": 0.0,
-                      "overrides": 0, "calls": 0, "mismatch": 0.0}
-        self.last: dict = {}          # the latest searched decision: games, seconds, rollouts/s, values
-        self._batches = BatchCache("courtpiece")
-
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self.fallback.reset(seed)
-
-    def _config(self) -> dict:
-        if self.env_config is not None:
-            return self.env_config
-        cfg = getattr(self.env.unwrapped, "config", None)
-        if dataclasses.is_dataclass(cfg):
-            return {k: v for k, v in dataclasses.asdict(cfg).items()}
-        return {}
-
-    @property
-    def rollouts_per_s(self) -> float:
-        return self.stats["games"] / max(1e-9, self.stats["seconds"])
-
-    @property
-    def decisions_per_s(self) -> float:
-        """Searched decisions per second of search time."""
-        return self.stats["searched"] / max(1e-9, self.stats["seconds"])
+        self.policy, self.eps = policy, float(eps)
 
     def act(self, observation, action_mask) -> int:
         legal = legal_actions(action_mask)
@@ -757,28 +729,18 @@ class PIMCAgent(Agent):
             history = sit.call_history()
             self.stats["calls"] += 1
         elif sit.supported is not None or any(a >= 52 for a in legal):
-            self.stats["fallbacks"] += 1
-            return int(h)
+            return self.fall_back(h)
         else:
             history = sit.history()
             orders = sit.sample_orders(self.samples * max(1, self.infer), int(self.rng.integers(2**31)))
             if self.infer > 1 and len(orders) > self.samples:
                 orders = self._likely(orders, sit, history, cfg)
         if len(orders) == 0:
-            self.stats["fallbacks"] += 1
-            return int(h)
+            return self.fall_back(h)
         values, per_game = self.evaluate(sit, orders, legal, cfg, history)
-        choice = max(values, key=lambda a: (values[a], a == h, -a))
-        if choice != h and h in per_game:
-            # keep the heuristic's card unless the search is confident: paired over the same deals
-            if not confidently_better(per_game[choice] - per_game[h], self.z):
-                choice = h
-        dt = time.perf_counter() - t0
-        games = len(orders) * len(legal) * self.rollouts
-        self.last = {"games": games, "seconds": dt, "rollouts_per_s": games / max(1e-9, dt), "values": values,
-                     "choice": int(choice), "heuristic": int(h)}
-        self.stats["seconds"] += dt
-        self.stats["searched"] += 1
+        choice = self.override(self.best(values, h), h, per_game)
+        self.record(t0, games=len(orders) * len(legal) * self.rollouts, values=values, choice=int(choice),
+                    heuristic=int(h))
         self.stats["overrides"] += int(choice != h)
         return int(choice)
 
@@ -789,7 +751,7 @@ class PIMCAgent(Agent):
         g.reset(seed=0, hands=orders, dealers=sit.dealer)
         work = g.records.copy()
         cnt = np.zeros(len(orders), np.int64)
-        replay_mismatches(work, g._cfg, np.asarray(history, np.int64), sit.seat, cnt)
+        replay_mismatches(work, g.config_array, np.asarray(history, np.int64), sit.seat, cnt)
         keep = np.argsort(cnt, kind="stable")[:self.samples]
         self.stats["mismatch"] += float(cnt[keep].mean())
         return orders[keep]
@@ -802,10 +764,10 @@ class PIMCAgent(Agent):
         g.reset(seed=0, hands=orders, dealers=sit.dealer)
         g.replay(sit.history() if history is None else history)
         work = np.repeat(g.records, a_n * r_n)
-        first = np.tile(np.repeat(np.asarray(legal, np.int64), r_n), k)
+        first = paired_layout(k, legal, r_n)
         out = np.zeros(len(work), np.float64)
         eps = 1.0 if self.policy == "random" else self.eps
-        playout(work, g._cfg, first, sit.seat, eps, int(self.rng.integers(2**62)), out)
+        playout(work, g.config_array, first, sit.seat, eps, int(self.rng.integers(2**62)), out)
         self.stats["games"] += len(work)
         per = out.reshape(k, a_n, r_n).mean(axis=2)
         per_game = {int(a): per[:, i] for i, a in enumerate(legal)}

@@ -1,0 +1,8 @@
+"""LOPTI agents.
+
+* `agents.lopti.heuristic` — ``LoptiHeuristic`` (rule-based);
+* `agents.lopti.search` — ``LoptiSearch``, the determinized search agent (spec ``"pimc"``).
+
+The submodules are imported on demand (``agents.make_agent`` does), so importing the heuristic does
+not load the search agent's numba kernels.
+"""
