@@ -81,7 +81,7 @@ def add_train(sub) -> None:
     _game_options(p)
     p.add_argument("--algo", choices=["ppo", "residual"], default="ppo",
                    help="ppo: distil the heuristic, then masked PPO; residual (Court Piece): label card plays "
-                        "with the search agent, fit the heuristic's overrides (agents/residual.py)")
+                        "with the search agent, fit the heuristic's overrides (agents/courtpiece/residual.py)")
     p.add_argument("--minutes", type=positive_float, default=5.0,
                    help="wall time (residual: of labelling; fitting follows)")
     p.add_argument("--label-games", type=positive_int, default=None,
@@ -204,7 +204,7 @@ def cmd_train_residual(args, cfg: dict) -> int:
     """`cardzoo train courtpiece --algo residual`: search labels, a residual fit, the model card."""
     from tqdm import tqdm
 
-    from agents.residual import ResidualConfig, train_residual
+    from agents.courtpiece.residual import ResidualConfig, train_residual
 
     if args.game != "courtpiece":
         raise ValueError(f"--algo residual trains Court Piece and Mendi Coat policies, not {args.game!r}")

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.base import Agent
-from agents.courtpiece_heuristic import CourtPieceHeuristic
+from agents.courtpiece.heuristic import CourtPieceHeuristic
 from cardzoo.options import check_int, is_int
 from courtpiece_env.symmetry import canonical_action_ids, canonical_actions, canonical_observation, game_action_ids, suit_order
 
@@ -192,7 +192,7 @@ def load_residual(path):
 # ------------------------------------------------------------------------------------------------
 
 def _labeller_class():
-    from agents.search import PIMCAgent
+    from agents.courtpiece.search import PIMCAgent
 
     class Labeller(PIMCAgent):
         """The search agent, keeping each searched card play's paired advantages over the heuristic."""

@@ -1,4 +1,4 @@
-"""The residual policy (agents.residual): search labels, the fit, the agent, its checkpoints, the CLI."""
+"""The residual policy (agents.courtpiece.residual): search labels, the fit, the agent, its checkpoints, the CLI."""
 import json
 
 import numpy as np
@@ -8,8 +8,8 @@ torch = pytest.importorskip("torch")
 
 from agents import make_agent  # noqa: E402
 from agents.arena import duplicate_match  # noqa: E402
-from agents.courtpiece_heuristic import CourtPieceHeuristic  # noqa: E402
-from agents.residual import (CARDS, FORMAT, ResidualAgent, build_residual_model, canonical_labels, fit,  # noqa: E402
+from agents.courtpiece.heuristic import CourtPieceHeuristic  # noqa: E402
+from agents.courtpiece.residual import (CARDS, FORMAT, ResidualAgent, build_residual_model, canonical_labels, fit,  # noqa: E402
                              held_out_gain, label_positions, load_residual, save_residual)
 
 
