@@ -75,9 +75,10 @@ def _timed(fn, budget: float, windows: int = 5):
 # ---- cardzoo ------------------------------------------------------------------------------------
 
 
-def bench_rollout(game, config, batch, budget):
-    """BatchGame.rollout: decisions/s of the jitted rollout alone, and games/s including reset."""
-    g = make_batch(game, batch, **config)
+def bench_rollout(game, config, batch, budget, threads=1):
+    """BatchGame.rollout: decisions/s of the jitted rollout alone, and games/s including reset
+    (threads: BatchGame(threads=...), the rollout split over that many cores; the reset is not)."""
+    g = make_batch(game, batch, threads=threads, **config)
     g.reset(seed=0)
     g.rollout(seed=0)  # compile
     seeds = iter(range(1, 10**9))
@@ -269,6 +270,12 @@ def bench_pettingzoo_leduc(budget):
 # ---- report -------------------------------------------------------------------------------------
 
 
+def _positive_int(text: str) -> int:
+    from cardzoo.cli import positive_int
+
+    return positive_int(text)
+
+
 def _positive_seconds(text: str) -> float:
     from cardzoo.cli import positive_float
 
@@ -282,6 +289,8 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--games", nargs="*", default=None, choices=list_games(),
                     help="cardzoo games to measure (default: all)")
     ap.add_argument("--no-peers", action="store_true", help="cardzoo and the limit probe only")
+    ap.add_argument("--threads", type=_positive_int, default=1,
+                    help="BatchGame(threads=N) for the rollout rows: each rollout split over N cores")
 
 
 def main(argv=None) -> int:
@@ -328,9 +337,10 @@ def run(args) -> int:
     for game, label, config in CONFIGS:
         if game not in games or (args.quick and (game, label) not in QUICK):
             continue
+        threads = f" threads={args.threads}" if args.threads > 1 else ""
         for batch in (4096, 64, 1):
-            jobs.append((f"cardzoo {game}", f"{label} rollout B={batch}",
-                         lambda g=game, c=config, b=batch: bench_rollout(g, c, b, args.budget)))
+            jobs.append((f"cardzoo {game}", f"{label} rollout B={batch}{threads}",
+                         lambda g=game, c=config, b=batch: bench_rollout(g, c, b, args.budget, args.threads)))
         jobs.append((f"cardzoo {game}", f"{label} BatchGame.step B=4096",
                      lambda g=game, c=config: bench_batch_step(g, c, 4096, args.budget)))
         jobs.append((f"cardzoo {game}", f"{label} raw_env",

@@ -3,10 +3,16 @@
 A game's BatchGame subclasses `BatchGameBase`: it owns a state record array with a leading batch
 axis and implements the `_kernel_*` hooks with its numba kernels. The checks users rely on (action
 shapes, illegal actions raising before any game moves, done games ignored) live here once.
+
+``threads=n`` splits a rollout over n cores (`run_shards`): the batch is cut into n contiguous shards,
+each played by the game's nogil kernel in its own thread. Every game draws from its own generator
+(generator b of `cardzoo.cards.seed_generators(seed, B)`, made before the split), so the games played
+are the same for any n.
 """
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -14,12 +20,36 @@ from cardzoo.firstrun import announce_compile
 from cardzoo.options import check_int, check_seed, require_reset
 
 
+_POOL: ThreadPoolExecutor | None = None  # shared by every BatchGame; grown to the largest threads asked
+
+
+def check_threads(threads) -> int:
+    """The number of threads a BatchGame splits its rollouts over: an int >= 1, else ValueError."""
+    return check_int("threads", threads, lo=1, what="BatchGame")
+
+
+def run_shards(threads: int, n: int, shard):
+    """[shard(a, b) for each contiguous shard a..b of rows 0..n-1], the shards run in `threads`
+    threads (at most one shard per row). With threads=1 this is [shard(0, n)] in the calling thread,
+    no pool involved. shard must release the GIL (a nogil kernel) for the threads to run at once."""
+    global _POOL
+    workers = min(threads, n)
+    if workers <= 1:
+        return [shard(0, n)]
+    if _POOL is None or _POOL._max_workers < workers:
+        _POOL = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cardzoo-shard")
+    bounds = np.linspace(0, n, workers + 1).astype(np.int64)
+    futures = [_POOL.submit(shard, int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:])]
+    return [f.result() for f in futures]
+
+
 class BatchGameBase(ABC):
     num_actions: int = 0
     observation_size: int = 0
 
-    def __init__(self, n: int, num_players: int):
+    def __init__(self, n: int, num_players: int, threads: int = 1):
         self.n = check_int("n", n, lo=1, what="BatchGame batch size")
+        self.threads = check_threads(threads)  # rollout() runs on this many cores (run_shards)
         announce_compile(type(self).__module__.partition(".")[0])  # before the game's kernels compile
         self.num_players = num_players
         self.rewards = np.zeros((self.n, num_players), np.float32)
@@ -48,7 +78,8 @@ class BatchGameBase(ABC):
 
     @abstractmethod
     def _kernel_rollout(self, policy: str, seed: int) -> int:
-        """Play every live game to its end inside one jitted call; return decisions played."""
+        """Play every live game to its end (one jitted call, or one per shard of run_shards with
+        self.threads > 1); return decisions played."""
 
     # ---- the driver ---------------------------------------------------------------------------
     def _check_reset(self, call: str) -> None:

@@ -8,8 +8,8 @@ from numba import njit
 
 from cardzoo import aec, nprandom
 from cardzoo.fastpath import ILLEGAL, PHASE_STEP, RESYNC, KernelEntry
-from cardzoo.batch import BatchGameBase
-from cardzoo.cards import card_text, mask_to_cards
+from cardzoo.batch import BatchGameBase, run_shards
+from cardzoo.cards import card_text, mask_to_cards, seed_generators
 from cardzoo.options import check_int, check_seed
 from courtpiece_env import config as cfgmod
 from courtpiece_env import deals as dealmod
@@ -419,9 +419,9 @@ class BatchGame(BatchGameBase):
     num_actions = NUM_ACTIONS
     observation_size = OBS_SIZE
 
-    def __init__(self, n, **config):
+    def __init__(self, n, threads=1, **config):
         self.config = cfgmod.make(**config)
-        super().__init__(n, 4)
+        super().__init__(n, 4, threads)
         self._cfg = self.config.to_array()
         self._st = new_state(self.n)
         self._eps = [None] * self.n
@@ -575,7 +575,11 @@ class BatchGame(BatchGameBase):
         self.rewards[:] = st["rewards"]
 
     def _kernel_rollout(self, policy, seed):
-        n = K.rollout(self._st, self._cfg, seed)
+        if self.threads == 1:
+            n = K.rollout(self._st, self._cfg, seed)
+        else:
+            st, cfg, rng = self._st, self._cfg, seed_generators(seed, self.n)
+            n = sum(run_shards(self.threads, self.n, lambda a, b: K.rollout_rows(st[a:b], cfg, rng[a:b])))
         self.rewards[:] = self._st["rewards"]
         return n
 

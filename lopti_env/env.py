@@ -2,16 +2,14 @@
 from __future__ import annotations
 
 import numbers
-from concurrent.futures import ThreadPoolExecutor
 
-import numba
 import numpy as np
 from numba import njit
 
 from cardzoo import nprandom
 from cardzoo.aec import CardGameEnv, wrap
 from cardzoo.fastpath import ILLEGAL, RESYNC, KernelEntry
-from cardzoo.batch import BatchGameBase
+from cardzoo.batch import BatchGameBase, run_shards
 from cardzoo.cards import RANKS, card_text, parse_cards, rank_index, seed_generators
 from cardzoo.options import check_int, check_number
 from lopti_env import kernels as K
@@ -841,25 +839,15 @@ def public_state_of(g, config):
 # ---------------------------------------------------------------------------------------------
 
 
-_POOL = None
-
-
-def rollout_counts(st, cfg, carry, decks, coins, seed, fast, logs):
-    """K.rollout_random on every game of st, game b with generator b of seed_generators(seed, B), in
-    contiguous slices on numba's thread count (NUMBA_NUM_THREADS / numba.set_num_threads, so one
-    setting pins every game to one core); the games are the same whatever the thread count."""
-    global _POOL
-    n = len(st)
-    rng = seed_generators(seed, n)
-    workers = min(numba.get_num_threads(), max(1, n // 64))
-    if workers <= 1:
+def rollout_counts(st, cfg, carry, decks, coins, seed, fast, logs, threads=1):
+    """K.rollout_random on every game of st, game b with generator b of seed_generators(seed, B),
+    in `threads` contiguous shards (cardzoo.batch.run_shards); the games are the same whatever the
+    thread count."""
+    rng = seed_generators(seed, len(st))
+    if threads == 1:
         return K.rollout_random(st, cfg, carry, decks, coins, rng, fast, logs)
-    if _POOL is None or _POOL._max_workers < workers:
-        _POOL = ThreadPoolExecutor(max_workers=workers)
-    bounds = np.linspace(0, n, workers + 1).astype(int)
-    futs = [_POOL.submit(K.rollout_random, st[a:b], cfg, carry, decks[a:b], coins[a:b], rng[a:b], fast, logs[a:b])
-            for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-    return np.concatenate([f.result() for f in futs])
+    return np.concatenate(run_shards(threads, len(st), lambda a, b: K.rollout_random(
+        st[a:b], cfg, carry, decks[a:b], coins[a:b], rng[a:b], fast, logs[a:b])))
 
 
 class BatchGame(_Game, BatchGameBase):
@@ -874,10 +862,10 @@ class BatchGame(_Game, BatchGameBase):
     num_actions = NUM_ACTIONS
     observation_size = OBS_SIZE
 
-    def __init__(self, n, **config):
+    def __init__(self, n, threads=1, **config):
         cfg = make_lopti_config(config)
         self._setup_config(cfg)
-        BatchGameBase.__init__(self, n, cfg.num_players)
+        BatchGameBase.__init__(self, n, cfg.num_players, threads)
         self.st = new_state(self.n)
         self.decks = np.zeros((self.n, self.R, 52), np.int8)
         self.coins = np.zeros((self.n, self.n_coins), np.int8)
@@ -936,7 +924,8 @@ class BatchGame(_Game, BatchGameBase):
         self.rewards[:] = self.st["rewards"][:, :self.num_players]
 
     def _kernel_rollout(self, policy, seed):
-        n = rollout_counts(self.st, self.cfg, self.carry, self.decks, self.coins, seed, True, self._nolog)[:, 0].sum()
+        n = rollout_counts(self.st, self.cfg, self.carry, self.decks, self.coins, seed, True, self._nolog,
+                           self.threads)[:, 0].sum()
         self.rewards[:] = self.st["rewards"][:, :self.num_players]
         return n
 

@@ -3,15 +3,13 @@ from __future__ import annotations
 
 import copy
 import numbers
-from concurrent.futures import ThreadPoolExecutor
 
-import numba
 import numpy as np
 from numba import njit
 
 from cardzoo import aec, nprandom
 from cardzoo.fastpath import ILLEGAL, RESYNC, KernelEntry
-from cardzoo.batch import BatchGameBase
+from cardzoo.batch import BatchGameBase, run_shards
 from cardzoo.cards import SUITS, card_index, card_text, rank_index
 
 from . import config as cfgmod
@@ -544,26 +542,6 @@ def env(**config):
 # BatchGame (9.7)
 # ---------------------------------------------------------------------------------------------
 
-_POOL = None
-
-
-def _threaded_rollout(st, cfg, rng) -> int:
-    """K.batch_rollout (a nogil kernel) on contiguous slices of the batch, one per thread.
-
-    Uses numba's thread count (NUMBA_NUM_THREADS / numba.set_num_threads), like the other games'
-    parallel kernels, so one setting limits every game to one core for benchmarks."""
-    global _POOL
-    n = len(st)
-    workers = min(numba.get_num_threads(), max(1, n // 64))
-    if workers <= 1:
-        return int(K.batch_rollout(st, cfg, rng))
-    if _POOL is None or _POOL._max_workers < workers:
-        _POOL = ThreadPoolExecutor(max_workers=workers)
-    bounds = np.linspace(0, n, workers + 1).astype(int)
-    futs = [_POOL.submit(K.batch_rollout, st[a:b], cfg, rng[a:b]) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-    return int(sum(f.result() for f in futs))
-
-
 class _RowRngs:
     """Per-game generators (section 7.3 semantics: game b draws from default_rng(seeds[b])),
     each created on its first draw. default_rng costs tens of microseconds (more with OS entropy)
@@ -760,10 +738,10 @@ class BatchGame(BatchGameBase):
     num_actions = NUM_ACTIONS
     observation_size = OBS_SIZE
 
-    def __init__(self, n: int, **config):
+    def __init__(self, n: int, threads: int = 1, **config):
         self.config = cfgmod.make(**config)
         self._cfg = self.config.to_array()
-        super().__init__(n, 4)
+        super().__init__(n, 4, threads)
         self._st = make_state(self.n)
         self._rngs = _RowRngs([None] * self.n)
         self._queues = None
@@ -898,7 +876,7 @@ class BatchGame(BatchGameBase):
         if (idx < 0).any() or (idx >= self.n).any():
             raise ValueError(f"rows must lie in 0..{self.n - 1}")
         g = BatchGame.__new__(BatchGame)
-        BatchGameBase.__init__(g, len(idx), 4)
+        BatchGameBase.__init__(g, len(idx), 4, self.threads)
         g.config = self.config
         g._cfg = self._cfg
         g._st = self._st[idx]
@@ -934,7 +912,12 @@ class BatchGame(BatchGameBase):
         rng = K.make_rng(seed, self.n)
         total = 0
         while True:
-            total += _threaded_rollout(self._st, self._cfg, rng)
+            if self.threads == 1:
+                total += int(K.batch_rollout(self._st, self._cfg, rng))
+            else:
+                st, cfg = self._st, self._cfg
+                total += sum(run_shards(self.threads, self.n,
+                                        lambda a, b: int(K.batch_rollout(st[a:b], cfg, rng[a:b]))))
             if not (self._st["phase"] == K.NEED_DEAL).any():
                 break
             _fill_deals(self._st, self._cfg, self.config, self._rngs, None)

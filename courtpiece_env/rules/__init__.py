@@ -27,7 +27,7 @@ from courtpiece_env.rules.batch import (
 )
 from courtpiece_env.rules.cards import ONE, ZERO
 from courtpiece_env.rules.deal import change_order, check_orders, deal_from_perms, order_from_perm
-from courtpiece_env.rules.rollout import rollout
+from courtpiece_env.rules.rollout import rollout, rollout_rows
 
 TWINS = (
     Twin("rollout.random_trick", ("rollout.random_action", "play.play_card"), ("CP-4.2", "CP-4.3", "CP-8.2"),
@@ -41,6 +41,6 @@ __all__ = [
     "TWINS",
     "ONE", "ZERO", "apply_action", "apply_timeout_card", "begin_one", "change_order", "check_orders",
     "current_player_batch", "deal_from_perms", "inject_batch", "legal_bits", "legal_mask_batch", "mask_one",
-    "order_from_perm", "replay_batch", "result_fields", "rollout", "start_bazi", "start_bazi_at",
+    "order_from_perm", "replay_batch", "result_fields", "rollout", "rollout_rows", "start_bazi", "start_bazi_at",
     "start_bazi_batch", "step_batch", "step_one", "timeout_card_one", "write_mask",
 ]

@@ -90,9 +90,16 @@ def random_trick(s, cfg, rng, b, katte):
 
 @njit(cache=True, error_model="numpy")
 def rollout(st, cfg, seed):
-    """Play every live game to its end; returns the decisions played."""
+    """Play every live game to its end, game b with generator b of seed_generators(seed, B);
+    returns the decisions played."""
+    return rollout_rows(st, cfg, seed_generators(seed, st.shape[0]))
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def rollout_rows(st, cfg, rng):
+    """rollout with the generators given (game b draws from rng[b]). nogil: BatchGame(threads=n)
+    runs contiguous slices of a batch in threads (cardzoo.batch.run_shards)."""
     n_games = st.shape[0]
-    rng = seed_generators(seed, n_games)
     perm = np.empty(52, np.int64)
     order = np.empty((4, 13), np.int8)
     neworder = np.empty((4, 13), np.int8)
