@@ -34,7 +34,7 @@ import numpy as np
 
 from agents.base import Agent
 from agents.courtpiece.heuristic import CourtPieceHeuristic
-from cardzoo.options import check_int, is_int
+from cardzoo.options import check_int
 from courtpiece_env.symmetry import canonical_action_ids, canonical_actions, canonical_observation, game_action_ids, suit_order
 
 FORMAT = "cardzoo-residual-v1"
