@@ -7,7 +7,7 @@
 * ``"greedy"`` — Court Piece: the vectorized rollout policy of the search agent;
 * ``"pimc"`` or ``"pimc:samples=16,rollouts=8"`` — the game's determinized search agent;
 * ``"learned:<path.pt>"`` or a path ending in ``.pt`` — a trained checkpoint: a PPO policy
-  (``agents.learned``) or a residual policy over the heuristic (``agents.courtpiece.residual``), by its JSON's format.
+  (``agents.learned``) or a residual policy over the heuristic (``agents.residual``), by its JSON's format.
 """
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def make_agent(spec: str, game: str, seed: int | None = None, env_config: dict |
         agent = search_class(game)(game, seed, env_config=env_config, **_parse_kwargs(rest))
     elif name == "learned":
         from agents.learned import LearnedAgent
-        from agents.courtpiece.residual import FORMAT as RESIDUAL, ResidualAgent, checkpoint_format
+        from agents.residual import FORMAT as RESIDUAL, ResidualAgent, checkpoint_format
 
         path, _, opts = rest.partition(",")
         kind = ResidualAgent if checkpoint_format(path) == RESIDUAL else LearnedAgent

@@ -80,13 +80,21 @@ def add_train(sub) -> None:
     p = sub.add_parser("train", help="self-play PPO training on BatchGame (needs torch)")
     _game_options(p)
     p.add_argument("--algo", choices=["ppo", "residual"], default="ppo",
-                   help="ppo: distil the heuristic, then masked PPO; residual (Court Piece): label card plays "
-                        "with the search agent, fit the heuristic's overrides (agents/courtpiece/residual.py)")
+                   help="ppo: distil the heuristic, then masked PPO; residual (Court Piece, LOPTI): label decisions "
+                        "with the search agent, fit the heuristic's overrides (agents/residual.py)")
     p.add_argument("--minutes", type=positive_float, default=5.0,
                    help="wall time (residual: of labelling; fitting follows)")
     p.add_argument("--label-games", type=positive_int, default=None,
                    help="residual: label exactly this many deals per worker instead of --minutes (reproducible)")
     p.add_argument("--epochs", type=positive_int, default=6, help="residual: passes over the labels")
+    p.add_argument("--search", default=None, metavar="K=V,...",
+                   help="residual: options of the labelling search agent (default: the game's; Court Piece "
+                        "call_samples=0, card play only; call_samples=256 labels the trump calls too)")
+    p.add_argument("--label-against", choices=["search", "heuristic"], default="search",
+                   help="residual: the labelling search plays every seat (search), or half the seats against "
+                        "the heuristic (the match the policy is judged by)")
+    p.add_argument("--keep-labels", action="store_true",
+                   help="residual: keep <out>/labels/labels_<w>.npz (by default deleted after the fit)")
     p.add_argument("--out", default=None, help="output folder (default runs/<game>-<variant>-s<seed>)")
     p.add_argument("--envs", type=positive_int, default=512, help="games per iteration")
     p.add_argument("--hidden", type=positive_int, default=256)
@@ -201,16 +209,17 @@ def cmd_train(args) -> int:
 
 
 def cmd_train_residual(args, cfg: dict) -> int:
-    """`cardzoo train courtpiece --algo residual`: search labels, a residual fit, the model card."""
+    """`cardzoo train <game> --algo residual`: search labels, a residual fit, the model card."""
     from tqdm import tqdm
 
-    from agents.courtpiece.residual import ResidualConfig, train_residual
+    from agents.residual import GAMES, ResidualConfig, train_residual
 
-    if args.game != "courtpiece":
-        raise ValueError(f"--algo residual trains Court Piece and Mendi Coat policies, not {args.game!r}")
+    if args.game not in GAMES:
+        raise ValueError(f"--algo residual trains {' and '.join(GAMES)} policies, not {args.game!r}")
     out = args.out or f"runs/{args.game}-{cfg.get('variant', 'default')}-residual-s{args.seed}"
-    rc = ResidualConfig(env_config=cfg, seed=args.seed, workers=args.workers or 2, hidden=args.hidden,
-                        epochs=args.epochs, threads=max(args.threads, 2),
+    rc = ResidualConfig(game=args.game, env_config=cfg, seed=args.seed, workers=args.workers or 2,
+                        hidden=args.hidden, epochs=args.epochs, threads=max(args.threads, 2),
+                        keep_labels=args.keep_labels, label_against=args.label_against, search=args.search,
                         label_minutes=None if args.label_games else args.minutes, label_games=args.label_games)
     with tqdm(total=rc.epochs, unit="epoch", desc=f"fit {args.game}") as bar:
         res = train_residual(rc, out, log=bar.write, progress=bar)
@@ -220,11 +229,11 @@ def cmd_train_residual(args, cfg: dict) -> int:
     lines = [f"# {args.game} residual checkpoint", "",
              f"- command: `cardzoo {' '.join(map(shlex.quote, argv_of(args)))}`",
              f"- seed: {args.seed}; config: {cfg or {}}; teacher: `{meta['teacher']}`; prior: the heuristic",
-             f"- labelled: {lab['decisions']} card plays of {lab['games']} deals in {lab['seconds']} s "
+             f"- labelled: {lab['decisions']} decisions of {lab['games']} deals in {lab['seconds']} s "
              f"({lab['decisions_per_s']}/s, {rc.workers} processes)",
              f"- fit: {rc.epochs} epochs in {meta['fit_seconds']} s; held-out loss {meta['fit']['held_out_loss']} "
              f"(zero advantage: {meta['fit']['held_out_loss_zero']}); margin {meta['margin']}; the policy changes "
-             f"{meta['fit']['changed']} of held-out card plays, gaining {meta['fit']['held_out_gain']:+} per decision "
+             f"{meta['fit']['changed']} of held-out decisions, gaining {meta['fit']['held_out_gain']:+} per decision "
              "by the held-out labels",
              f"- wall time: {meta['wall_seconds']} s"]
     lines += arena_lines(results)

@@ -2,7 +2,9 @@
 
 Each game's search agent (``PIMCAgent``, ``LoptiSearch``, ``ShengJiSearch``) decides the same way:
 
-1. ask its game's heuristic for an action first (the fallback, and the baseline the search must beat);
+1. ask its prior for an action first (the fallback, and the baseline the search must beat): the game's
+   heuristic, or with ``prior=<checkpoint.pt>`` a learned policy (e.g. a residual policy, which is the
+   heuristic with the network's changes);
 2. sample worlds consistent with the public record and its own observation (game specific: what is
    public, and how a sampled world is rebuilt, differs per game);
 3. play every candidate action in every world ``rollouts`` times — one batch of
@@ -15,7 +17,9 @@ Each game's search agent (``PIMCAgent``, ``LoptiSearch``, ``ShengJiSearch``) dec
    and ``last`` (the latest searched decision: games, seconds, rollouts per second, values).
 
 ``DeterminizedSearch`` holds steps 1, 3 (layout), 4 and 5 and the options every game has (``z``,
-``env_config``); each game's subclass supplies the sampling, the candidates and the rollouts.
+``env_config``, ``prior``); each game's subclass supplies the sampling, the candidates and the rollouts.
+The rollouts themselves stay the game's jitted policies: a network call per rollout decision would
+cost more than the whole rollout.
 """
 from __future__ import annotations
 
@@ -40,7 +44,9 @@ class DeterminizedSearch(Agent):
     Subclasses set ``games`` (one game) and ``heuristic`` (that game's heuristic agent class) and
     implement ``act``; ``extra_stats`` are the counters they add to ``stats``. ``z``: the search
     overrides the heuristic only when its paired advantage exceeds ``z`` standard errors (0: pure
-    arg-max); ``env_config``: the env's options when the agent plays without an env to read them from.
+    arg-max); ``env_config``: the env's options when the agent plays without an env to read them from;
+    ``prior``: a checkpoint (``learned:`` spec without the prefix) whose move is the default and the
+    baseline, instead of the heuristic's (``fallback`` stays the heuristic, for its helpers).
     """
 
     name = "pimc"
@@ -48,20 +54,31 @@ class DeterminizedSearch(Agent):
     heuristic: type[Agent]
 
     def __init__(self, game: str | None, seed: int | None, z: float, env_config: dict | None,
-                 extra_stats: dict | None = None):
+                 extra_stats: dict | None = None, prior: str | None = None):
         super().__init__(game, seed)
         self.z = float(z)
         self.env_config = dict(env_config) if env_config is not None else None
         self.fallback = self.heuristic(game, seed)
+        self.prior = self.fallback if prior is None else self._learned_prior(str(prior), seed)
         self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "games": 0, "seconds": 0.0,
                       **(extra_stats or {})}
         self.last: dict = {}          # the latest searched decision: games, seconds, rollouts/s, values
         # sampled worlds are loaded into reused BatchGames: building one costs more than a search step
         self._batches = BatchCache(self.games[0])
 
+    def _learned_prior(self, path: str, seed: int | None) -> Agent:
+        from agents import make_agent
+
+        agent = make_agent(f"learned:{path}", self.games[0], seed)
+        if agent.needs_env:
+            raise ValueError(f"prior={path}: the prior must play from the observation alone")
+        return agent
+
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         self.fallback.reset(seed)
+        if self.prior is not self.fallback:
+            self.prior.reset(seed)
 
     def _config(self) -> dict:
         """The env's options as keyword arguments of ``make_batch``: ``env_config`` when given, else
@@ -82,7 +99,7 @@ class DeterminizedSearch(Agent):
         return self.stats["searched"] / max(1e-9, self.stats["seconds"])
 
     def fall_back(self, h: int) -> int:
-        """The heuristic's action ``h`` for a decision the search cannot take (counted in ``stats``)."""
+        """The prior's action ``h`` for a decision the search cannot take (counted in ``stats``)."""
         self.stats["fallbacks"] += 1
         return int(h)
 

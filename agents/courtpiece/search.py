@@ -702,8 +702,8 @@ class PIMCAgent(DeterminizedSearch):
 
     def __init__(self, game: str | None = "courtpiece", seed: int | None = None, samples: int = 64,
                  rollouts: int = 1, policy: str = "heuristic", eps: float = 0.0, z: float = 1.0,
-                 call_samples: int = 256, infer: int = 4, env_config: dict | None = None):
-        super().__init__(game, seed, z, env_config, {"overrides": 0, "calls": 0, "mismatch": 0.0})
+                 call_samples: int = 256, infer: int = 4, env_config: dict | None = None, prior: str | None = None):
+        super().__init__(game, seed, z, env_config, {"overrides": 0, "calls": 0, "mismatch": 0.0}, prior)
         if samples < 1 or rollouts < 1 or call_samples < 0 or infer < 1:
             raise ValueError("samples, rollouts and infer must be >= 1, call_samples >= 0")
         if policy not in POLICIES:
@@ -717,7 +717,7 @@ class PIMCAgent(DeterminizedSearch):
     def act(self, observation, action_mask) -> int:
         legal = legal_actions(action_mask)
         self.stats["decisions"] += 1
-        h = self.fallback.act(observation, action_mask)
+        h = self.prior.act(observation, action_mask)
         if legal.size == 1 or self.env is None:
             return int(h) if legal.size > 1 else int(legal[0])
         ps = self.env.unwrapped.public_state()

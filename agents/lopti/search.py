@@ -352,6 +352,36 @@ class Situation:
         return state
 
 
+def play_candidates(observation, legal, h: int) -> np.ndarray:
+    """The PLAY-phase actions worth searching (sorted int64): one FLIP (face-down cards are unknown
+    to their owner too, LO-2.4, so the slots are alike in expectation and searching each only adds
+    noise), the pickup, and per rank the fewest and the most cards, the count that completes a set
+    (LO-6.1) and the heuristic's action ``h``."""
+    o = np.asarray(observation)
+    ss = int(round(float(o[SWITCHES + 3]))) or 4
+    top = int(round(float(o[TOP]))) - 1
+    run = int(round(float(o[TOP + 2])))
+    keep = {int(h)}
+    flips = [int(a) for a in legal if 53 <= a <= 55]
+    if flips:
+        keep.add(h if 53 <= h <= 55 else flips[0])
+    by_rank: dict = {}
+    for a in legal:
+        a = int(a)
+        if a < 52:
+            by_rank.setdefault(a // 4, []).append(a % 4 + 1)
+        elif a == PICKUP:
+            keep.add(a)
+    for r, ks in by_rank.items():
+        keep.add(4 * r + min(ks) - 1)
+        keep.add(4 * r + max(ks) - 1)
+        for k in ks:
+            if r == top and run + k >= ss:
+                keep.add(4 * r + k - 1)
+                break
+    return np.array(sorted(keep), np.int64)
+
+
 # ------------------------------------------------------------------------------------------------
 # the agent
 # ------------------------------------------------------------------------------------------------
@@ -369,8 +399,8 @@ class LoptiSearch(DeterminizedSearch):
 
     def __init__(self, game: str | None = "lopti", seed: int | None = None, samples: int = 12,
                  rollouts: int = 1, policy: str = "heuristic", eps: float = 0.05, max_plies: int = 400,
-                 z: float = 1.0, prune: bool = True, env_config: dict | None = None):
-        super().__init__(game, seed, z, env_config, {"rollout_decisions": 0})
+                 z: float = 1.0, prune: bool = True, env_config: dict | None = None, prior: str | None = None):
+        super().__init__(game, seed, z, env_config, {"rollout_decisions": 0}, prior)
         self.prune = bool(prune)
         if samples < 1 or rollouts < 1 or max_plies < 0:
             raise ValueError("samples and rollouts must be >= 1, max_plies >= 0")
@@ -384,7 +414,7 @@ class LoptiSearch(DeterminizedSearch):
     def act(self, observation, action_mask) -> int:
         legal = legal_actions(action_mask)
         self.stats["decisions"] += 1
-        h = int(self.fallback.act(observation, action_mask))
+        h = int(self.prior.act(observation, action_mask))
         if legal.size == 1:
             return int(legal[0])
         if self.env is None or int(round(float(np.asarray(observation)[0]))) != PLAY_PHASE:
@@ -406,35 +436,8 @@ class LoptiSearch(DeterminizedSearch):
         return int(choice)
 
     def candidates(self, observation, legal, h: int) -> np.ndarray:
-        """The actions searched: with ``prune`` (default) one FLIP (face-down cards are unknown to
-        their owner too, LO-2.4, so the slots are alike in expectation and searching each only
-        adds noise), and per rank the fewest and the most cards, the count that completes a set
-        (LO-6.1) and the heuristic's count; every legal action otherwise."""
-        if not self.prune:
-            return np.asarray(legal, np.int64)
-        o = np.asarray(observation)
-        ss = int(round(float(o[SWITCHES + 3]))) or 4
-        top = int(round(float(o[TOP]))) - 1
-        run = int(round(float(o[TOP + 2])))
-        keep = {int(h)}
-        flips = [int(a) for a in legal if 53 <= a <= 55]
-        if flips:
-            keep.add(h if 53 <= h <= 55 else flips[0])
-        by_rank: dict = {}
-        for a in legal:
-            a = int(a)
-            if a < 52:
-                by_rank.setdefault(a // 4, []).append(a % 4 + 1)
-            elif a == PICKUP:
-                keep.add(a)
-        for r, ks in by_rank.items():
-            keep.add(4 * r + min(ks) - 1)
-            keep.add(4 * r + max(ks) - 1)
-            for k in ks:
-                if r == top and run + k >= ss:
-                    keep.add(4 * r + k - 1)
-                    break
-        return np.array(sorted(keep), np.int64)
+        """The actions searched: ``play_candidates`` with ``prune`` (default), every legal action otherwise."""
+        return play_candidates(observation, legal, h) if self.prune else np.asarray(legal, np.int64)
 
     def evaluate(self, sit: Situation, states: list, legal, cfg: dict):
         """Mean reward of the agent's seat after each legal action over worlds x rollouts games."""

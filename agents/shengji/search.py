@@ -370,8 +370,8 @@ class ShengJiSearch(DeterminizedSearch):
 
     def __init__(self, game: str | None = "shengji", seed: int | None = None, samples: int = 8,
                  rollouts: int = 2, max_plays: int = 10, max_leads: int = 16, z: float = 1.0,
-                 env_config: dict | None = None):
-        super().__init__(game, seed, z, env_config, {"rollout_decisions": 0, "worlds_rejected": 0})
+                 env_config: dict | None = None, prior: str | None = None):
+        super().__init__(game, seed, z, env_config, {"rollout_decisions": 0, "worlds_rejected": 0}, prior)
         if samples < 1 or rollouts < 1 or max_plays < 1 or max_leads < 1:
             raise ValueError("samples, rollouts, max_plays and max_leads must be >= 1")
         self.samples, self.rollouts = int(samples), int(rollouts)
@@ -416,9 +416,9 @@ class ShengJiSearch(DeterminizedSearch):
             if nxt is not None:
                 return nxt
             self.plan = None              # a composition the heuristic started: it finishes it
-            return int(self.fallback.act(observation, action_mask))
+            return int(self.prior.act(observation, action_mask))
         self.plan = None
-        h = int(self.fallback.act(observation, action_mask))
+        h = int(self.prior.act(observation, action_mask))
         if legal.size == 1:
             return int(legal[0])
         if self.env is None or phase not in (LEAD, FOLLOW):

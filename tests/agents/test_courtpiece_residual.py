@@ -1,4 +1,5 @@
-"""The residual policy (agents.courtpiece.residual): search labels, the fit, the agent, its checkpoints, the CLI."""
+"""The residual policy (agents.residual) in Court Piece (agents.courtpiece.residual): search labels, the fit,
+the agent, its checkpoints, the CLI."""
 import json
 
 import numpy as np
@@ -9,13 +10,14 @@ torch = pytest.importorskip("torch")
 from agents import make_agent  # noqa: E402
 from agents.arena import duplicate_match  # noqa: E402
 from agents.courtpiece.heuristic import CourtPieceHeuristic  # noqa: E402
-from agents.courtpiece.residual import (CARDS, FORMAT, ResidualAgent, build_residual_model, canonical_labels, fit,  # noqa: E402
+from agents.courtpiece.residual import CARDS, GAME  # noqa: E402
+from agents.residual import (FORMAT, ResidualAgent, build_residual_model, canonical_labels, fit,  # noqa: E402
                              held_out_gain, label_positions, load_residual, save_residual)
 
 
 @pytest.fixture(scope="module")
 def labels():
-    return label_positions({}, seed=0, worker=0, games=3)
+    return label_positions("courtpiece", {}, seed=0, worker=0, games=3)
 
 
 def test_labels_are_the_searched_card_plays(labels):
@@ -29,14 +31,14 @@ def test_labels_are_the_searched_card_plays(labels):
     assert (labels["adv"][labels["mask"] == 0] == 0).all() and (labels["se"] >= 0).all()
     assert (labels["mask"].sum(axis=1) > 1).all()             # forced plays are not searched
     assert np.abs(labels["adv"]).max() <= 2 * 4 + 1e-6         # rewards are game points
-    again = label_positions({}, seed=0, worker=0, games=1)
+    again = label_positions("courtpiece", {}, seed=0, worker=0, games=1)
     k = len(again["obs"])
     np.testing.assert_array_equal(again["adv"], labels["adv"][:k])   # same seed, same labels
 
 
 def _planted(labels, reps=20):
     """Labels in which the lowest legal card is worth +0.5 over the heuristic's (0 when it is the same)."""
-    data = canonical_labels({k: np.concatenate([labels[k]] * reps) for k in ("obs", "mask", "prior", "adv", "se")})
+    data = canonical_labels(GAME, {k: np.concatenate([labels[k]] * reps) for k in ("obs", "mask", "prior", "adv", "se")})
     low = data["mask"][:, :CARDS].argmax(axis=1)
     data["adv"][:] = 0.0
     data["se"][:] = 0.0
@@ -48,7 +50,7 @@ def _planted(labels, reps=20):
 def test_fit_learns_a_planted_advantage_and_picks_a_margin(labels):
     data, low = _planted(labels)
     torch.set_num_threads(1)
-    model, facts = fit(data, hidden=64, epochs=8, held_out=0.1, log=lambda *_: None)
+    model, facts = fit(GAME, data, hidden=64, epochs=8, held_out=0.1, log=lambda *_: None)
     assert facts["held_out_loss"] < 0.5 * facts["held_out_loss_zero"]
     assert facts["held_out_gain"] > 0.0 and 0.0 < facts["changed"] <= 1.0
     with torch.no_grad():
@@ -68,7 +70,7 @@ def test_held_out_gain_counts_only_changed_decisions():
 
 
 def _zero_agent(tmp_path, margin=0.0):
-    model = build_residual_model(hidden=8, layers=1)
+    model = build_residual_model(916, 60, hidden=8, layers=1)
     for p in model.parameters():
         torch.nn.init.zeros_(p)
     path, _ = save_residual(model, tmp_path / "zero.pt", {"game": "courtpiece", "hidden": 8, "layers": 1,
@@ -84,7 +86,7 @@ def test_a_zero_network_plays_the_heuristic_exactly(tmp_path):
 
 
 def test_the_network_overrides_card_play_only(tmp_path, labels):
-    model = build_residual_model(hidden=8, layers=1)
+    model = build_residual_model(916, 60, hidden=8, layers=1)
     for p in model.parameters():
         torch.nn.init.zeros_(p)
     with torch.no_grad():                              # every canonical card worth more the lower it is
@@ -115,8 +117,14 @@ def test_checkpoint_round_trip_and_errors(tmp_path):
     meta_path.write_text(json.dumps(dict(meta, hidden=9)))
     with pytest.raises(ValueError, match="do not fit"):
         load_residual(path)
+    meta_path.write_text(json.dumps(dict(meta, game="shengji")))
+    with pytest.raises(ValueError, match="play courtpiece, lopti, not 'shengji'"):
+        load_residual(path)
     meta_path.write_text(json.dumps(dict(meta, game="lopti")))
-    with pytest.raises(ValueError, match="courtpiece"):
+    with pytest.raises(ValueError, match="do not fit"):
+        load_residual(path)
+    meta_path.write_text(json.dumps(dict(meta, scaled="yes")))
+    with pytest.raises(ValueError, match="scaled"):
         load_residual(path)
     path.write_bytes(b"not torch")
     meta_path.write_text(json.dumps(meta))
@@ -141,5 +149,47 @@ def test_train_residual_refuses_other_games(capsys):
     from cardzoo.cli import main
 
     with pytest.raises(SystemExit) as exit_:
-        main(["train", "lopti", "--algo", "residual", "--label-games", "1"])
-    assert exit_.value.code != 0 and "residual trains Court Piece" in capsys.readouterr().err
+        main(["train", "shengji", "--algo", "residual", "--label-games", "1"])
+    assert exit_.value.code != 0 and "residual trains courtpiece and lopti policies" in capsys.readouterr().err
+
+
+def test_a_teacher_that_searches_calls_labels_them_and_the_policy_changes_them(tmp_path):
+    d = label_positions("courtpiece", {}, seed=0, worker=0, games=6, search="call_samples=16", against="heuristic")
+    calls = d["obs"][:, 840] > 0.5                                  # the CALL phase (spec 3.4)
+    assert calls.any() and (~calls).any()
+    assert not d["mask"][calls][:, :52].any() and not d["mask"][calls][:, 57:].any()   # CP-3: a suit or pass
+    assert GAME.decision_kinds({"call_samples": 16}) == ("play", "call")
+    assert GAME.decision_kinds({"call_samples": 0}) == ("play",)
+    model = build_residual_model(916, 60, hidden=8, layers=1)
+    for p in model.parameters():
+        torch.nn.init.zeros_(p)
+    with torch.no_grad():
+        model.adv.bias[56] = 1.0                                    # passing looks best wherever it is legal
+    obs, mask = d["obs"][calls].astype(np.float32), d["mask"][calls]
+    heuristic = CourtPieceHeuristic("courtpiece", 0).act_batch(obs, mask)
+    both = ResidualAgent("courtpiece", 0, model=model, meta={"margin": 0.5, "decisions": ["play", "call"]})
+    play_only = ResidualAgent("courtpiece", 0, model=model, meta={"margin": 0.5})
+    np.testing.assert_array_equal(both.act_batch(obs, mask), np.where(mask[:, 56] == 1, 56, heuristic))
+    np.testing.assert_array_equal(play_only.act_batch(obs, mask), heuristic)   # old checkpoints: calls untouched
+    path, _ = save_residual(model, tmp_path / "m.pt", {"game": "courtpiece", "hidden": 8, "layers": 1,
+                                                       "decisions": ["play", "bid"]})
+    with pytest.raises(ValueError, match="decisions must be a list of play, call"):
+        load_residual(path)
+
+
+def test_the_search_with_a_learned_prior(tmp_path):
+    """pimc:prior=<checkpoint>: the prior's move is the default the search must beat; a zero network's
+    prior is the heuristic, so every decision and result equals plain pimc's."""
+    from agents.arena import play_aec, random_deal
+
+    deal = random_deal("courtpiece", np.random.default_rng(4))
+    plain = make_agent("pimc:samples=8,call_samples=0", "courtpiece", seed=1)
+    zero = make_agent(f"pimc:samples=8,call_samples=0,prior={_zero_agent(tmp_path)}", "courtpiece", seed=1)
+    assert isinstance(zero.prior, ResidualAgent) and plain.prior is plain.fallback
+    r_plain, _ = play_aec("courtpiece", [plain, CourtPieceHeuristic("courtpiece", 0)] * 2, {}, deal, seed=2)
+    r_zero, _ = play_aec("courtpiece", [zero, CourtPieceHeuristic("courtpiece", 0)] * 2, {}, deal, seed=2)
+    np.testing.assert_array_equal(r_plain, r_zero)
+    counts = lambda stats: {k: v for k, v in stats.items() if k != "seconds"}  # noqa: E731
+    assert counts(plain.stats) == counts(zero.stats) and zero.stats["searched"] > 10
+    with pytest.raises(ValueError, match="needs both"):
+        make_agent(f"pimc:prior={tmp_path / 'missing.pt'}", "courtpiece", seed=0)

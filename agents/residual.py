@@ -1,0 +1,512 @@
+"""Search distillation into a residual policy: the heuristic's move, overridden where a network has
+learned from the search agent that another move is better (Court Piece, Mendi Coat and LOPTI).
+
+**Why residual.** Imitating the heuristic with a network costs a few percent of strength (the
+imitation errors), and the search's gain over the heuristic lives in a minority of decisions (in
+Court Piece it overrides the heuristic's card in about one decision in seven). So the policy keeps
+the heuristic's move as its default and the network only has to learn where to leave it. The
+network reads the observation (in the game's canonical form, e.g. Court Piece's suits in canonical
+order) plus the heuristic's move as a one-hot, and outputs for every action its advantage over the
+heuristic's move, ``A(s, a)`` (``A(s, h) = 0`` by construction). The policy plays the best
+candidate where its advantage exceeds the ``margin`` stored in the checkpoint, else the heuristic's
+move: one heuristic call and one forward pass per decision, no search.
+
+**What a game supplies** (a ``ResidualGame`` in ``agents/<game>/residual.py``): its search agent
+class, which decisions the network may change and which actions it may play there (the ones the
+search scores), the canonical form of a decision, and the labelling search's options.
+
+**Labels** (``label_positions``): the search agent plays every seat of seeded random deals; at
+every searched decision its per-world rollout values give, for each candidate, the mean paired
+difference to the heuristic's move over the sampled worlds and its standard error. Workers label in
+parallel processes.
+
+**Fit** (``fit``): masked, weighted least squares of A(s, a) on those differences over the
+candidates (weight 1 / (se^2 + 0.01): a noisy label counts less), Adam, a held-out split; the
+margin is the one of ``MARGINS`` under which the held-out decisions the policy would change gain
+the most by the held-out labels themselves (an unbiased estimate: the model never saw them).
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from agents.base import Agent
+from cardzoo.options import check_int
+
+FORMAT = "cardzoo-residual-v1"
+MARGINS = (0.0, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1)
+LABEL_NOISE = 0.01                 # added to se^2 in the weights: labels with se 0 are not infinitely sure
+FIELDS = ("obs", "mask", "prior", "adv", "se")
+LABEL_AGAINST = ("search", "heuristic")     # who the labelling search agent plays with and against
+#: the games with a residual trainer: game -> module holding its ``GAME`` (a ResidualGame)
+GAMES = {"courtpiece": "agents.courtpiece.residual", "lopti": "agents.lopti.residual"}
+
+
+def _torch():
+    import torch  # noqa: WPS433 (optional dependency)
+
+    return torch
+
+
+class ResidualGame:
+    """A game's side of the residual trainer; subclasses set the attributes and the hooks."""
+
+    game: str
+    obs_size: int
+    num_actions: int
+    scaled: bool = True            # divide each observation entry by its largest magnitude in the labels
+    search_options: str = ""       # the labelling search agent's options (an agent spec's k=v list)
+    kinds: tuple = ("play",)       # the kinds of decision a network may learn to change
+
+    def heuristic(self, seed: int | None) -> Agent:
+        raise NotImplementedError
+
+    def search_agent(self, seed: int, env_config: dict, **options) -> Agent:
+        """The game's determinized search agent (a DeterminizedSearch) that ``recording`` extends."""
+        raise NotImplementedError
+
+    def decision_kinds(self, options: dict) -> tuple:
+        """The kinds of decision the search agent with these options searches (and so labels)."""
+        return ("play",)
+
+    def changeable(self, obs, masks, kinds=("play",)) -> np.ndarray:
+        """bool[B]: the decisions of these kinds, which the network may change (the others stay the
+        heuristic's)."""
+        raise NotImplementedError
+
+    def candidates(self, obs, masks, prior) -> np.ndarray:
+        """uint8[B, A]: the actions the network may play instead of ``prior`` (those the search scores)."""
+        return np.asarray(masks, np.uint8)
+
+    def canonical(self, obs, masks, prior):
+        """(float32 obs, masks, prior ids, order) in canonical form; ``order`` undoes it."""
+        return np.asarray(obs, np.float32), np.asarray(masks), np.asarray(prior, np.int64), None
+
+    def canonical_actions(self, per_action, order):
+        """Per-action rows (advantages, standard errors) in the canonical form of ``order``."""
+        return per_action
+
+    def game_actions(self, ids, order):
+        """Canonical action ids back to the game's."""
+        return np.asarray(ids, np.int64)
+
+
+def residual_game(game: str) -> ResidualGame:
+    if game not in GAMES:
+        raise ValueError(f"residual policies play {', '.join(GAMES)}, not {game!r}")
+    return importlib.import_module(GAMES[game]).GAME
+
+
+def build_residual_model(obs_size: int, num_actions: int, hidden: int = 256, layers: int = 2,
+                         scaled: bool = False):
+    """A(s, a) over the canonical actions from the canonical observation and the prior's one-hot;
+    ``scaled``: the observation is divided by the ``obs_scale`` buffer (set by ``fit``)."""
+    torch = _torch()
+    nn = torch.nn
+
+    class ResidualNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            dims = [obs_size + num_actions] + [hidden] * layers
+            body = []
+            for i in range(layers):
+                body += [nn.Linear(dims[i], dims[i + 1]), nn.ReLU()]
+            self.body = nn.Sequential(*body)
+            self.adv = nn.Linear(hidden, num_actions)
+            if scaled:
+                self.register_buffer("obs_scale", torch.ones(obs_size))
+
+        def forward(self, obs, prior_onehot):
+            if scaled:
+                obs = obs / self.obs_scale
+            z = self.adv(self.body(torch.cat([obs, prior_onehot], dim=1)))
+            return z - (z * prior_onehot).sum(dim=1, keepdim=True)
+
+    return ResidualNet()
+
+
+def _onehot(ids, n: int):
+    out = np.zeros((len(ids), n), np.float32)
+    out[np.arange(len(ids)), ids] = 1.0
+    return out
+
+
+class ResidualAgent(Agent):
+    """Plays a residual checkpoint: the heuristic's move unless the network's advantage for another
+    candidate exceeds the checkpoint's margin (``margin=`` overrides it)."""
+
+    name = "residual"
+    games = tuple(GAMES)
+
+    def __init__(self, game: str | None = "courtpiece", seed: int | None = None, checkpoint=None,
+                 model=None, meta: dict | None = None, margin: float | None = None):
+        super().__init__(game, seed)
+        if model is None:
+            if checkpoint is None:
+                raise ValueError("ResidualAgent needs checkpoint=<path to .pt>")
+            model, meta = load_residual(checkpoint)
+        self.model, self.meta, self.checkpoint = model, dict(meta or {}), checkpoint
+        trained = self.meta.get("game", game)
+        if game is not None and trained != game:
+            raise ValueError(f"{checkpoint}: a residual policy for {trained!r} cannot play {game!r}")
+        self.rules = residual_game(game or trained or "courtpiece")
+        self.margin = float(self.meta.get("margin", 0.0) if margin is None else margin)
+        self.kinds = tuple(self.meta.get("decisions", ("play",)))
+        self.prior = self.rules.heuristic(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.prior.reset(seed)
+
+    def act(self, observation, action_mask) -> int:
+        return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
+
+    def act_batch(self, obs, masks) -> np.ndarray:
+        torch = _torch()
+        obs, masks = np.asarray(obs), np.asarray(masks)
+        prior = np.asarray(self.prior.act_batch(obs, masks), np.int64)
+        rows = self.rules.changeable(obs, masks, self.kinds)
+        out = prior.copy()
+        if rows.any():
+            cand = self.rules.candidates(obs[rows], masks[rows], prior[rows])
+            cobs, cmask, cprior, order = self.rules.canonical(obs[rows], cand, prior[rows])
+            with torch.no_grad():
+                adv = self.model(torch.as_tensor(cobs), torch.as_tensor(_onehot(cprior, self.rules.num_actions)))
+            adv = adv.numpy()
+            idx = np.arange(len(cprior))
+            adv[cmask == 0] = -np.inf
+            adv[idx, cprior] = -np.inf
+            best = adv.argmax(axis=1)
+            choice = np.where(adv[idx, best] > self.margin, best, cprior)    # ties keep the heuristic's move
+            out[rows] = self.rules.game_actions(choice, order)
+        return out.astype(np.int64)
+
+
+# ------------------------------------------------------------------------------------------------
+# checkpoints
+# ------------------------------------------------------------------------------------------------
+
+def save_residual(model, path, meta: dict) -> tuple[Path, Path]:
+    torch = _torch()
+    path = Path(path).with_suffix(".pt")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({k: v.detach().cpu() for k, v in model.state_dict().items()}, path)
+    jpath = path.with_suffix(".json")
+    jpath.write_text(json.dumps(dict(meta, format=FORMAT), indent=2, sort_keys=True) + "\n")
+    return path, jpath
+
+
+def checkpoint_format(path) -> str | None:
+    """The ``format`` a checkpoint's JSON half declares (None when it cannot be read)."""
+    try:
+        return json.loads(Path(path).with_suffix(".json").read_text()).get("format")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def load_residual(path):
+    """(model in eval mode, meta); every defect of the files is one ValueError naming the file."""
+    torch = _torch()
+    path = Path(path).with_suffix(".pt")
+    jpath = path.with_suffix(".json")
+    if not path.is_file() or not jpath.is_file():
+        raise ValueError(f"checkpoint {path} needs both {path.name} and {jpath.name}")
+    try:
+        meta = json.loads(jpath.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"{jpath}: unreadable checkpoint description ({e})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise ValueError(f"{jpath}: not a {FORMAT} checkpoint")
+    if meta.get("game") not in GAMES:
+        raise ValueError(f"{jpath}: residual checkpoints play {', '.join(GAMES)}, not {meta.get('game')!r}")
+    rules = residual_game(meta["game"])
+    check_int("hidden", meta.get("hidden", 256), 1, 1 << 16, what=f"{jpath}:")
+    check_int("layers", meta.get("layers", 2), 1, 64, what=f"{jpath}:")
+    margin = meta.get("margin", 0.0)
+    if not isinstance(margin, (int, float)) or not np.isfinite(margin):
+        raise ValueError(f"{jpath}: margin must be a finite number, got {margin!r}")
+    kinds = meta.get("decisions", ["play"])
+    if not isinstance(kinds, list) or not kinds or not set(kinds) <= set(rules.kinds):
+        raise ValueError(f"{jpath}: decisions must be a list of {', '.join(rules.kinds)}, got {kinds!r}")
+    if not isinstance(meta.get("scaled", False), bool):
+        raise ValueError(f"{jpath}: scaled must be true or false, got {meta.get('scaled')!r}")
+    try:
+        state = torch.load(path, weights_only=True)
+    except Exception as e:  # truncated, not a torch file, refused by weights_only: all unreadable
+        raise ValueError(f"{path}: unreadable weights ({type(e).__name__}: {e})") from None
+    model = build_residual_model(rules.obs_size, rules.num_actions, meta.get("hidden", 256), meta.get("layers", 2),
+                                 meta.get("scaled", False))
+    want = {k: tuple(v.shape) for k, v in model.state_dict().items()}
+    have = {k: tuple(getattr(v, "shape", ())) for k, v in state.items()} if isinstance(state, dict) else {}
+    if have != want:
+        raise ValueError(f"{path}: the weights do not fit {jpath.name} (hidden={meta.get('hidden', 256)}, "
+                         f"layers={meta.get('layers', 2)}, scaled={meta.get('scaled', False)})")
+    model.load_state_dict(state)
+    model.eval()
+    return model, meta
+
+
+# ------------------------------------------------------------------------------------------------
+# labels: the search agent's paired advantages at its searched decisions
+# ------------------------------------------------------------------------------------------------
+
+def recording(rules: ResidualGame, search: Agent, kinds=("play",)) -> Agent:
+    """``search`` (a DeterminizedSearch) made to keep, at each searched decision of these ``kinds``,
+    the observation, the searched candidates, the heuristic's move and every candidate's
+    mean paired advantage over it with its standard error, in ``search.rows``."""
+    evaluate, act = search.evaluate, search.act
+    search.rows = []
+    seen = {}
+
+    def evaluate_and_keep(*args, **kwargs):
+        values, per_world = evaluate(*args, **kwargs)
+        seen["per_world"] = per_world
+        return values, per_world
+
+    def act_and_record(observation, action_mask) -> int:
+        seen.clear()
+        choice = act(observation, action_mask)
+        per_world, h = seen.get("per_world"), search.last.get("heuristic")
+        obs, mask = np.asarray(observation), np.asarray(action_mask)
+        if per_world is None or h not in per_world or not rules.changeable(obs[None], mask[None], kinds)[0]:
+            return choice
+        adv = np.zeros(rules.num_actions, np.float32)
+        se = np.zeros(rules.num_actions, np.float32)
+        searched = np.zeros(rules.num_actions, np.uint8)
+        base = per_world[h]
+        for a, v in per_world.items():
+            d = v - base
+            searched[a] = 1
+            adv[a] = d.mean()
+            se[a] = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else 0.0
+        search.rows.append((obs.astype(np.float16), searched, int(h), adv, se))
+        return choice
+
+    search.evaluate, search.act = evaluate_and_keep, act_and_record
+    return search
+
+
+def label_positions(game: str, env_config: dict, seed: int, worker: int, seconds: float | None = None,
+                    games: int | None = None, search: str | None = None, against: str = "search") -> dict:
+    """Play seeded deals with the search agent for ``games`` deals (or ``seconds``) and return its
+    labelled decisions: obs float16[N, O], mask (the searched candidates) uint8[N, A], prior int[N]
+    (the heuristic's move), adv and se float32[N, A]. ``against="search"``: the search plays every
+    seat; ``"heuristic"``: every other seat is the heuristic, the search's seats alternating deal by
+    deal (the positions of a match against the heuristic, the one the policy is judged by)."""
+    from agents import _parse_kwargs
+    from agents.arena import num_players, play_aec, random_deal
+
+    if against not in LABEL_AGAINST:
+        raise ValueError(f"label against {' or '.join(LABEL_AGAINST)}, not {against!r}")
+    rules = residual_game(game)
+    options = _parse_kwargs(rules.search_options if search is None else search)
+    agent = recording(rules, rules.search_agent(seed * 1009 + worker, env_config, **options),
+                      rules.decision_kinds(options))
+    other = agent if against == "search" else rules.heuristic(seed * 1013 + worker)
+    rng = np.random.default_rng([seed, worker])
+    seats = num_players(game, env_config)
+    t0, played = time.perf_counter(), 0
+    while (games is None or played < games) and (seconds is None or time.perf_counter() - t0 < seconds):
+        lineup = [agent if (s + played) % 2 == 0 else other for s in range(seats)]
+        play_aec(game, lineup, env_config, random_deal(game, rng, env_config),
+                 seed=seed * 1_000_003 + worker * 100_003 + played)
+        played += 1
+    if not agent.rows:
+        raise ValueError("no decision was searched: give the labelling more time or games")
+    data = dict(zip(FIELDS, (np.stack(x) for x in zip(*agent.rows))))
+    return dict(data, games=played, seconds=time.perf_counter() - t0)
+
+
+def _label_to_file(args) -> tuple[str, int, float]:
+    game, env_config, seed, worker, seconds, games, search, against, path = args
+    d = label_positions(game, env_config, seed, worker, seconds, games, search, against)
+    np.savez(path, **{k: d[k] for k in FIELDS})
+    return path, d["games"], d["seconds"]
+
+
+def label_parallel(game: str, env_config: dict, seed: int, workers: int, folder: Path, seconds: float | None = None,
+                   games: int | None = None, search: str | None = None, against: str = "search",
+                   keep: bool = False) -> dict:
+    """``label_positions`` in ``workers`` processes (one per core); the labels, concatenated
+    (``keep``: the per-worker ``labels_<w>.npz`` files stay in ``folder``)."""
+    import multiprocessing as mp
+
+    folder.mkdir(parents=True, exist_ok=True)
+    jobs = [(game, env_config, seed, w, seconds, games, search, against, str(folder / f"labels_{w}.npz"))
+            for w in range(workers)]
+    if workers == 1:
+        done = [_label_to_file(jobs[0])]
+    else:
+        with mp.get_context("spawn").Pool(workers) as pool:
+            done = pool.map(_label_to_file, jobs)
+    data = load_labels([p for p, _, _ in done])
+    data["games"] = sum(g for _, g, _ in done)
+    data["seconds"] = max(s for _, _, s in done)
+    if not keep:
+        for p, _, _ in done:
+            os.remove(p)
+    return data
+
+
+def load_labels(paths) -> dict:
+    """The labels of ``labels_<w>.npz`` files, concatenated."""
+    parts = [np.load(p) for p in paths]
+    return {k: np.concatenate([p[k] for p in parts]) for k in FIELDS}
+
+
+# ------------------------------------------------------------------------------------------------
+# fit
+# ------------------------------------------------------------------------------------------------
+
+def canonical_labels(rules: ResidualGame, data: dict) -> dict:
+    """The labels with every decision in canonical form (in chunks: the arrays are large)."""
+    n = len(data["obs"])
+    out = {"obs": np.empty((n, rules.obs_size), np.float32), "mask": np.empty_like(data["mask"]),
+           "prior": np.empty(n, np.int64), "adv": np.empty_like(data["adv"]), "se": np.empty_like(data["se"])}
+    for i in range(0, n, 65536):
+        sl = slice(i, i + 65536)
+        obs, mask, prior, order = rules.canonical(data["obs"][sl], data["mask"][sl], data["prior"][sl])
+        out["obs"][sl], out["mask"][sl], out["prior"][sl] = obs, mask, prior
+        out["adv"][sl] = rules.canonical_actions(data["adv"][sl], order)
+        out["se"][sl] = rules.canonical_actions(data["se"][sl], order)
+    return out
+
+
+def held_out_gain(adv_pred, mask, adv_label, margin: float) -> tuple[float, float]:
+    """(mean label advantage per decision of the moves the policy would play, share it changes)."""
+    p = np.where(mask > 0, adv_pred, -np.inf)
+    best = p.argmax(axis=1)
+    change = p[np.arange(len(p)), best] > margin
+    gain = np.where(change, adv_label[np.arange(len(p)), best], 0.0)
+    return float(gain.mean()), float(change.mean())
+
+
+def fit(rules: ResidualGame, data: dict, hidden: int = 256, layers: int = 2, epochs: int = 6, lr: float = 1e-3,
+        minibatch: int = 512, seed: int = 0, held_out: float = 0.05, log=print, progress=None):
+    """Fit a residual network to canonical labels; returns (model, facts) with the margin chosen."""
+    torch = _torch()
+    torch.manual_seed(seed)
+    n = len(data["obs"])
+    rng = np.random.default_rng(seed)
+    perm = rng.permutation(n)
+    n_val = max(1, int(n * held_out))
+    val, train = perm[:n_val], perm[n_val:]
+    model = build_residual_model(rules.obs_size, rules.num_actions, hidden, layers, rules.scaled)
+    if rules.scaled:
+        with torch.no_grad():
+            scale = np.maximum(1.0, np.abs(data["obs"][train]).max(axis=0))
+            model.obs_scale.copy_(torch.as_tensor(scale, dtype=torch.float32))
+    opt = torch.optim.Adam(model.parameters(), lr=lr)
+
+    def tensors(idx):
+        return (torch.as_tensor(data["obs"][idx]), torch.as_tensor(_onehot(data["prior"][idx], rules.num_actions)),
+                torch.as_tensor(data["mask"][idx].astype(np.float32)), torch.as_tensor(data["adv"][idx]),
+                torch.as_tensor(data["se"][idx]))
+
+    def loss_of(batch):
+        obs, prior, mask, adv, se = batch
+        pred = model(obs, prior)
+        w = mask / (se ** 2 + LABEL_NOISE)
+        return ((pred - adv) ** 2 * w).sum() / w.sum(), pred
+
+    vb = tensors(val)
+    history = []
+    t0 = time.perf_counter()
+    for ep in range(epochs):
+        for g in opt.param_groups:     # a constant rate for three passes, then halved every pass
+            g["lr"] = lr * 0.5 ** max(0, ep - 2)
+        model.train()
+        rng.shuffle(train)
+        for i in range(0, len(train), minibatch):
+            loss, _ = loss_of(tensors(train[i:i + minibatch]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        model.eval()
+        with torch.no_grad():
+            vloss, pred = loss_of(vb)
+        gains = {m: held_out_gain(pred.numpy(), data["mask"][val], data["adv"][val], m) for m in MARGINS}
+        best = max(MARGINS, key=lambda m: gains[m][0])
+        history.append({"epoch": ep + 1, "held_out_loss": round(float(vloss), 6), "margin": best,
+                        "held_out_gain": round(gains[best][0], 5), "changed": round(gains[best][1], 4),
+                        "seconds": round(time.perf_counter() - t0, 1)})
+        log(f"fit epoch {ep + 1}/{epochs}: held-out loss {float(vloss):.5f}, margin {best}: "
+            f"gain {gains[best][0]:+.5f} per decision, changes {gains[best][1]:.3f}")
+        if progress is not None:
+            progress.update(1)
+    w0 = vb[2] / (vb[4] ** 2 + LABEL_NOISE)
+    zero = float((vb[3] ** 2 * w0).sum() / w0.sum())
+    last = history[-1]
+    return model, {"margin": last["margin"], "held_out_gain": last["held_out_gain"], "changed": last["changed"],
+                   "held_out_loss": last["held_out_loss"], "held_out_loss_zero": round(zero, 6),
+                   "held_out": int(n_val), "epochs": history}
+
+
+# ------------------------------------------------------------------------------------------------
+# the training run: label in parallel, fit, save
+# ------------------------------------------------------------------------------------------------
+
+@dataclass
+class ResidualConfig:
+    game: str = "courtpiece"
+    env_config: dict = field(default_factory=dict)
+    seed: int = 0
+    label_minutes: float | None = 40.0   # wall time of labelling (every worker)
+    label_games: int | None = None       # or exactly this many deals per worker (bit-reproducible)
+    workers: int = 2                     # labelling processes (one per core)
+    search: str | None = None            # options of the labelling search agent (None: the game's)
+    label_against: str = "search"        # "search": it plays every seat; "heuristic": half the seats
+    hidden: int = 256
+    layers: int = 2
+    epochs: int = 6
+    lr: float = 1e-3
+    minibatch: int = 512
+    threads: int = 2                     # torch threads while fitting (labelling is over by then)
+    keep_labels: bool = False            # leave <out>/labels/labels_<w>.npz for later fits
+
+
+def train_residual(cfg: ResidualConfig, out_dir, log=print, progress=None) -> dict:
+    """Label, fit and save ``<out_dir>/model.pt`` + ``.json``; returns the run's facts."""
+    torch = _torch()
+    rules = residual_game(cfg.game)
+    if cfg.label_minutes is None and cfg.label_games is None:
+        raise ValueError("residual training needs label_minutes or label_games")
+    check_int("workers", cfg.workers, 1, 256)
+    search = rules.search_options if cfg.search is None else cfg.search
+    from agents import _parse_kwargs
+
+    kinds = list(rules.decision_kinds(_parse_kwargs(search)))
+    teacher = f"pimc:{search}" if search else "pimc"
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    log(f"labelling with {teacher} against {cfg.label_against} in {cfg.workers} processes, seed {cfg.seed}")
+    seconds = None if cfg.label_minutes is None else cfg.label_minutes * 60
+    raw = label_parallel(cfg.game, cfg.env_config, cfg.seed, cfg.workers, out / "labels", seconds, cfg.label_games,
+                         search, cfg.label_against, cfg.keep_labels)
+    label_s = time.perf_counter() - t0
+    n = len(raw["obs"])
+    log(f"labelled {n} decisions of {raw['games']} deals in {label_s:.0f} s ({n / label_s:.0f}/s)")
+    games = int(raw["games"])
+    data = canonical_labels(rules, raw)
+    del raw
+    torch.set_num_threads(cfg.threads)
+    t1 = time.perf_counter()
+    model, facts = fit(rules, data, cfg.hidden, cfg.layers, cfg.epochs, cfg.lr, cfg.minibatch, cfg.seed, log=log,
+                       progress=progress)
+    fit_s = time.perf_counter() - t1
+    wall = time.perf_counter() - t0
+    meta = {"game": cfg.game, "env_config": cfg.env_config, "seed": cfg.seed, "hidden": cfg.hidden,
+            "layers": cfg.layers, "scaled": rules.scaled, "decisions": kinds, "prior": "heuristic", "teacher": teacher,
+            "margin": facts["margin"], "fit": facts, "train_config": asdict(cfg),
+            "labelled": {"decisions": n, "games": games, "seconds": round(label_s, 1),
+                         "decisions_per_s": round(n / label_s, 1)},
+            "fit_seconds": round(fit_s, 1), "wall_seconds": round(wall, 1)}
+    ckpt, jpath = save_residual(model, out / "model.pt", meta)
+    return {"checkpoint": str(ckpt), "config": str(jpath), "meta": meta, "wall_seconds": wall}
