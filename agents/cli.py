@@ -93,6 +93,8 @@ def add_train(sub) -> None:
     p.add_argument("--label-against", choices=["search", "heuristic"], default="search",
                    help="residual: the labelling search plays every seat (search), or half the seats against "
                         "the heuristic (the match the policy is judged by)")
+    p.add_argument("--labels-from", default=None, metavar="RUN",
+                   help="residual: fit on the labels an earlier run kept (--keep-labels) instead of labelling")
     p.add_argument("--keep-labels", action="store_true",
                    help="residual: keep <out>/labels/labels_<w>.npz (by default deleted after the fit)")
     p.add_argument("--out", default=None, help="output folder (default runs/<game>-<variant>-s<seed>)")
@@ -220,6 +222,7 @@ def cmd_train_residual(args, cfg: dict) -> int:
     rc = ResidualConfig(game=args.game, env_config=cfg, seed=args.seed, workers=args.workers or 2,
                         hidden=args.hidden, epochs=args.epochs, threads=max(args.threads, 2),
                         keep_labels=args.keep_labels, label_against=args.label_against, search=args.search,
+                        labels_from=args.labels_from,
                         label_minutes=None if args.label_games else args.minutes, label_games=args.label_games)
     with tqdm(total=rc.epochs, unit="epoch", desc=f"fit {args.game}") as bar:
         res = train_residual(rc, out, log=bar.write, progress=bar)
@@ -229,8 +232,9 @@ def cmd_train_residual(args, cfg: dict) -> int:
     lines = [f"# {args.game} residual checkpoint", "",
              f"- command: `cardzoo {' '.join(map(shlex.quote, argv_of(args)))}`",
              f"- seed: {args.seed}; config: {cfg or {}}; teacher: `{meta['teacher']}`; prior: the heuristic",
-             f"- labelled: {lab['decisions']} decisions of {lab['games']} deals in {lab['seconds']} s "
-             f"({lab['decisions_per_s']}/s, {rc.workers} processes)",
+             f"- labelled: {lab['decisions']} decisions of {lab.get('games')} deals in {lab.get('seconds')} s "
+             f"({lab.get('decisions_per_s')}/s, {(lab.get('label_config') or {}).get('workers', rc.workers)} processes)"
+             + (f", by the run in {lab['labels_from']}" if lab.get("labels_from") else ""),
              f"- fit: {rc.epochs} epochs in {meta['fit_seconds']} s; held-out loss {meta['fit']['held_out_loss']} "
              f"(zero advantage: {meta['fit']['held_out_loss_zero']}); margin {meta['margin']}; the policy changes "
              f"{meta['fit']['changed']} of held-out decisions, gaining {meta['fit']['held_out_gain']:+} per decision "

@@ -469,13 +469,31 @@ class ResidualConfig:
     minibatch: int = 512
     threads: int = 2                     # torch threads while fitting (labelling is over by then)
     keep_labels: bool = False            # leave <out>/labels/labels_<w>.npz for later fits
+    labels_from: str | None = None       # fit on the kept labels of an earlier run's folder instead
+
+
+def earlier_labels(run, cfg: ResidualConfig) -> tuple[dict, dict]:
+    """(labels, the earlier run's model.json) of a run folder that kept its labels; the run must have
+    labelled the same game and config."""
+    run = Path(run)
+    files = sorted((run / "labels").glob("labels_*.npz"))
+    try:
+        before = json.loads((run / "model.json").read_text())
+    except (OSError, ValueError):
+        before = None
+    if not files or not isinstance(before, dict):
+        raise ValueError(f"{run}: not a residual run folder with kept labels (model.json, labels/labels_*.npz)")
+    if before.get("game") != cfg.game or dict(before.get("env_config") or {}) != dict(cfg.env_config):
+        raise ValueError(f"{run}: its labels are of {before.get('game')!r} {before.get('env_config')}, "
+                         f"not {cfg.game!r} {cfg.env_config}")
+    return load_labels(files), before
 
 
 def train_residual(cfg: ResidualConfig, out_dir, log=print, progress=None) -> dict:
     """Label, fit and save ``<out_dir>/model.pt`` + ``.json``; returns the run's facts."""
     torch = _torch()
     rules = residual_game(cfg.game)
-    if cfg.label_minutes is None and cfg.label_games is None:
+    if cfg.label_minutes is None and cfg.label_games is None and cfg.labels_from is None:
         raise ValueError("residual training needs label_minutes or label_games")
     check_int("workers", cfg.workers, 1, 256)
     search = rules.search_options if cfg.search is None else cfg.search
@@ -486,14 +504,22 @@ def train_residual(cfg: ResidualConfig, out_dir, log=print, progress=None) -> di
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    log(f"labelling with {teacher} against {cfg.label_against} in {cfg.workers} processes, seed {cfg.seed}")
-    seconds = None if cfg.label_minutes is None else cfg.label_minutes * 60
-    raw = label_parallel(cfg.game, cfg.env_config, cfg.seed, cfg.workers, out / "labels", seconds, cfg.label_games,
-                         search, cfg.label_against, cfg.keep_labels)
-    label_s = time.perf_counter() - t0
-    n = len(raw["obs"])
-    log(f"labelled {n} decisions of {raw['games']} deals in {label_s:.0f} s ({n / label_s:.0f}/s)")
-    games = int(raw["games"])
+    if cfg.labels_from is not None:
+        raw, before = earlier_labels(cfg.labels_from, cfg)
+        kinds, teacher = before.get("decisions", ["play"]), before.get("teacher", teacher)
+        labelled = dict(before.get("labelled", {}), decisions=len(raw["obs"]), labels_from=str(cfg.labels_from),
+                        label_config=before.get("train_config"))
+        log(f"fitting on the {len(raw['obs'])} labels of {cfg.labels_from} ({teacher})")
+    else:
+        log(f"labelling with {teacher} against {cfg.label_against} in {cfg.workers} processes, seed {cfg.seed}")
+        seconds = None if cfg.label_minutes is None else cfg.label_minutes * 60
+        raw = label_parallel(cfg.game, cfg.env_config, cfg.seed, cfg.workers, out / "labels", seconds,
+                             cfg.label_games, search, cfg.label_against, cfg.keep_labels)
+        label_s = time.perf_counter() - t0
+        n = len(raw["obs"])
+        log(f"labelled {n} decisions of {raw['games']} deals in {label_s:.0f} s ({n / label_s:.0f}/s)")
+        labelled = {"decisions": n, "games": int(raw["games"]), "seconds": round(label_s, 1),
+                    "decisions_per_s": round(n / label_s, 1)}
     data = canonical_labels(rules, raw)
     del raw
     torch.set_num_threads(cfg.threads)
@@ -505,8 +531,7 @@ def train_residual(cfg: ResidualConfig, out_dir, log=print, progress=None) -> di
     meta = {"game": cfg.game, "env_config": cfg.env_config, "seed": cfg.seed, "hidden": cfg.hidden,
             "layers": cfg.layers, "scaled": rules.scaled, "decisions": kinds, "prior": "heuristic", "teacher": teacher,
             "margin": facts["margin"], "fit": facts, "train_config": asdict(cfg),
-            "labelled": {"decisions": n, "games": games, "seconds": round(label_s, 1),
-                         "decisions_per_s": round(n / label_s, 1)},
+            "labelled": labelled,
             "fit_seconds": round(fit_s, 1), "wall_seconds": round(wall, 1)}
     ckpt, jpath = save_residual(model, out / "model.pt", meta)
     return {"checkpoint": str(ckpt), "config": str(jpath), "meta": meta, "wall_seconds": wall}

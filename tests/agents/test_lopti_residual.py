@@ -122,3 +122,22 @@ def test_labels_against_the_heuristic_come_from_the_search_seats_only():
     assert set(np.rint(d["obs"][:, 4]).astype(int)) == {0, 2}        # deal 0: the search holds seats 0 and 2
     with pytest.raises(ValueError, match="label against search or heuristic, not 'random'"):
         label_positions("lopti", {}, seed=1, worker=0, games=1, against="random")
+
+
+def test_a_fit_on_the_labels_an_earlier_run_kept(tmp_path):
+    from cardzoo.cli import main
+
+    first, second = tmp_path / "first", tmp_path / "second"
+    assert main(["train", "lopti", "--algo", "residual", "--label-games", "1", "--workers", "1", "--epochs", "1",
+                 "--hidden", "16", "--keep-labels", "--out", str(first)]) == 0
+    assert main(["train", "lopti", "--algo", "residual", "--labels-from", str(first), "--epochs", "1",
+                 "--hidden", "32", "--out", str(second)]) == 0
+    a, b = (json.loads((d / "model.json").read_text()) for d in (first, second))
+    assert b["labelled"]["decisions"] == a["labelled"]["decisions"] and b["labelled"]["labels_from"] == str(first)
+    assert b["labelled"]["games"] == 1 and b["teacher"] == a["teacher"] and b["hidden"] == 32
+    assert not (second / "labels").exists()
+    assert "by the run in" in (second / "model_card.md").read_text()
+    with pytest.raises(SystemExit):
+        main(["train", "lopti", "--algo", "residual", "--labels-from", str(first), "--set", "num_players=3"])
+    with pytest.raises(SystemExit):
+        main(["train", "lopti", "--algo", "residual", "--labels-from", str(second)])   # kept no labels
