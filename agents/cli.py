@@ -105,7 +105,8 @@ def add_train(sub) -> None:
     p.add_argument("--eval-deals", type=nonnegative_int, default=0,
                    help="duplicate deals vs random/heuristic at the end")
     p.add_argument("--opponents", default="self,heuristic",
-                   help="opponents dealt game by game: self (past snapshots), heuristic, random")
+                   help="opponents dealt game by game: self (past snapshots), heuristic, random, mirror "
+                        "(the learner as it is now in every seat; every decision is a sample)")
     p.add_argument("--teacher", default="heuristic",
                    help="agent spec whose decisions are distilled before PPO (expert iteration); 'none' to skip")
     p.add_argument("--distill-games", type=positive_int, default=4096,

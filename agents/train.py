@@ -150,7 +150,8 @@ def _policy_actions(torch, model, obs, mask, gen, greedy=False):
     return a.numpy().astype(np.int64), logp.numpy(), value.numpy()
 
 
-OPPONENT_KINDS = ("self", "heuristic", "random")
+OPPONENT_KINDS = ("self", "heuristic", "random", "mirror")
+MIRROR = "mirror"      # the learner itself, as it is now, in every seat: every decision is a sample
 
 
 def opponent_kinds(text: str) -> list[str]:
@@ -329,21 +330,37 @@ def baseline_returns(g, agent, learner, seed) -> np.ndarray:
     return (total * learner).sum(1) / learner.sum(1)
 
 
+def side_ids(game: str, n_players: int) -> np.ndarray:
+    """int[n_players]: each seat's side when the learner plays all of them (MIRROR): its team in a team
+    game, else the seat itself."""
+    seats = np.arange(n_players)
+    return seats % 2 if game in TEAM_GAMES else seats
+
+
 def play_episodes(torch, g, model, opponents, learner, seed, gen, rng, record=True, greedy=False, offset=0,
-                  baseline=None):
+                  baseline=None, sides=None, n_sides=None):
     """Run every game of `g` (reset with `seed`) to its end. Returns the buffers and the learner's
     return per game. `opponents`: one opponent or a list, game b playing opponents[(offset + b) % len]
     (``offset``: the shard's first global game, so the assignment does not depend on the sharding);
     an opponent is None (uniform random), an Agent (``act_batch``) or a model. ``baseline`` (per game,
-    optional) is subtracted from the reward the buffers credit (not from the returned returns)."""
+    optional) is subtracted from the reward the buffers credit (not from the returned returns).
+
+    ``sides`` (int[n, seats], optional; default: the ``learner`` seats are side 0, the rest -1): the
+    learner plays every seat of side >= 0, and each side of a game is its own trajectory, credited
+    with the mean reward of its seats (``buf["game"]`` = game * sides + side). Returns and the baseline
+    are side 0's; ``n_sides`` (default: the largest side + 1) is the stride of the trajectory ids."""
     opponents = _as_list(opponents)
     n, _ = learner.shape
+    if sides is None:
+        sides = np.where(learner, 0, -1)
+    n_sides = int(sides.max()) + 1 if n_sides is None else int(n_sides)
+    seats_of = [sides == k for k in range(n_sides)]          # bool[n, seats] per side
     g.reset(seed=seed)
     rows = np.arange(n)
     opp_of = (rows + offset) % len(opponents)
     buf = {k: [] for k in ("obs", "mask", "act", "logp", "val", "game")}
     n_rec = 0
-    last = np.full(n, -1, np.int64)
+    last = np.full(n * n_sides, -1, np.int64)
     final = []                     # (sample index, reward) credited when a game pays out
     ret = np.zeros(n)
     owed = np.ones(n, bool)
@@ -355,16 +372,18 @@ def play_episodes(torch, g, model, opponents, learner, seed, gen, rng, record=Tr
             break
         obs = g.observe()
         mask = g.legal_mask()
-        mine = live & learner[rows, np.maximum(cp, 0)]
+        side = sides[rows, np.maximum(cp, 0)]
+        mine = live & (side >= 0)
         actions = np.zeros(n, np.int64)
         li = np.flatnonzero(mine)
         if li.size:
             a, lp, v = _policy_actions(torch, model, obs[li], mask[li], gen, greedy)
             actions[li] = a
             if record:
+                traj = li * n_sides + side[li]
                 buf["obs"].append(obs[li]); buf["mask"].append(mask[li]); buf["act"].append(a)
-                buf["logp"].append(lp); buf["val"].append(v); buf["game"].append(li)
-                last[li] = n_rec + np.arange(li.size)
+                buf["logp"].append(lp); buf["val"].append(v); buf["game"].append(traj)
+                last[traj] = n_rec + np.arange(li.size)
                 n_rec += li.size
         for k, opp in enumerate(opponents):
             oi = np.flatnonzero(live & ~mine & (opp_of == k))
@@ -374,15 +393,20 @@ def play_episodes(torch, g, model, opponents, learner, seed, gen, rng, record=Tr
         g.step(actions)
         r = np.asarray(g.rewards, dtype=np.float64)
         got = np.flatnonzero(live & r.any(axis=1))
-        if got.size:
-            mine_r = (r[got] * learner[got]).sum(1) / learner[got].sum(1)
-            ret[got] += mine_r
-            paid = last[got] >= 0
-            credit = mine_r
-            if baseline is not None:    # the whole baseline at a game's first payout
-                credit = mine_r - np.where(owed[got], baseline[got], 0.0)
-                owed[got] = False
-            final.append(np.stack([last[got][paid], credit[paid]], 1))
+        for k in range(n_sides) if got.size else ():
+            on = seats_of[k][got]
+            count = on.sum(1)
+            here = got[count > 0]
+            side_r = (r[here] * on[count > 0]).sum(1) / count[count > 0]
+            credit = side_r
+            if k == 0:
+                ret[here] += side_r
+                if baseline is not None:    # the whole baseline at a game's first payout
+                    credit = side_r - np.where(owed[here], baseline[here], 0.0)
+                    owed[here] = False
+            idx = last[here * n_sides + k]
+            paid = idx >= 0
+            final.append(np.stack([idx[paid], credit[paid]], 1))
     if record and buf["obs"]:
         data = {k: np.concatenate(v) for k, v in buf.items()}
         data["rew"] = np.zeros(n_rec, np.float32)
@@ -457,7 +481,7 @@ class RolloutWorker:
         ("heuristic") or a state dict (a frozen network)."""
         out, models = [], iter(self.opponent_models)
         for entry in _as_list(opponent_weights):
-            if entry is None:
+            if entry is None or (isinstance(entry, str) and entry == MIRROR):   # MIRROR: no seat is an opponent
                 out.append(None)
             elif isinstance(entry, str):
                 if entry not in self.agents:
@@ -480,8 +504,9 @@ class RolloutWorker:
         """Play this shard's games of `iteration` (game b dealt from seed0 + b) with the learner's
         `weights` against `opponent_weights`: None (uniform random), a state dict, an agent spec
         ("heuristic"), or a list of those dealt game by game (global game b plays entry b % len).
-        `all_seats`: the learner plays every seat. Returns (buffers with global game ids, learner return
-        per game, decisions played)."""
+        `all_seats`: the learner plays every seat. A game dealt MIRROR is played by the learner in
+        every seat, each side a trajectory of its own (``play_episodes``' ``sides``). Returns (buffers
+        with global trajectory ids, learner return per game, decisions played)."""
         torch = self.torch
         cpu0 = time.process_time()
         self.model.load_state_dict(weights)
@@ -493,16 +518,24 @@ class RolloutWorker:
             learner = _learner_seats(self.game, self.n_players, self.n_envs, iteration)[self.start:self.start + self.size]
         gen = torch.Generator().manual_seed(s)
         rng = np.random.default_rng(s)
+        listed = _as_list(opponent_weights)
+        mirror = np.array([isinstance(e, str) and e == MIRROR
+                           for e in (listed[(self.start + b) % len(listed)] for b in range(self.size))])
+        sides, n_sides = None, 1
+        if any(isinstance(e, str) and e == MIRROR for e in listed):
+            sides = np.where(learner, 0, -1)
+            sides[mirror] = side_ids(self.game, self.n_players)
+            n_sides = int(side_ids(self.game, self.n_players).max()) + 1
         baseline = None
-        if self.baseline and not all_seats:
+        if self.baseline and not all_seats and not mirror.all():
             if self.g_base is None:
                 self.g_base = make_batch(self.game, self.size, **self.env_config)
             agent = self._opponents(self.baseline, s)[0]
-            baseline = baseline_returns(self.g_base, agent, learner, seed0 + self.start)
+            baseline = np.where(mirror, 0.0, baseline_returns(self.g_base, agent, learner, seed0 + self.start))
         data, ret, dec = play_episodes(torch, self.g, self.model, opponents, learner, seed0 + self.start, gen, rng,
-                                       offset=self.start, baseline=baseline)
+                                       offset=self.start, baseline=baseline, sides=sides, n_sides=n_sides)
         if data is not None:
-            data["game"] = data["game"] + self.start
+            data["game"] = data["game"] + self.start * n_sides
         self.cpu_s += time.process_time() - cpu0
         return data, ret, dec
 

@@ -153,3 +153,33 @@ def test_training_benchmark_reports_learner_decisions_per_second():
     row = measure("courtpiece", {}, iterations=3, envs=8, overlap=True, threads=1)
     assert row["learner decisions/s"] > 0 and row["decisions/s"] >= row["learner decisions/s"]
     assert 0 < row["collect s / wall s"]
+
+
+@pytest.mark.parametrize("game", ["courtpiece", "lopti"])
+def test_mirror_games_make_every_decision_a_sample_of_its_own_side(game):
+    """Opponent MIRROR: the learner plays every seat, each side (a team, a LOPTI seat) is one trajectory
+    credited with its own reward; the other games of the list keep their learner and opponent seats."""
+    require(game)
+    from agents.learned import build_model
+    from agents.train import LocalCollector, TrainConfig, _weights, gae, side_ids
+
+    cfg = TrainConfig(game=game, n_envs=6, hidden=16, layers=1, seed=3, workers=2, baseline=None)
+    g_obs, g_act = (916, 60) if game == "courtpiece" else (309, 140)
+    model = build_model(g_obs, g_act, 16, 1, "relu")
+    data, ret, dec = LocalCollector(cfg).collect(_weights(model), ["mirror", None], 0, 11)
+    sides = side_ids(game, 4)
+    stride = sides.max() + 1
+    games, side = data["game"] // stride, data["game"] % stride
+    mirrored = games % 2 == 0                                   # global games 0, 2, 4 are MIRROR
+    assert set(np.unique(games)) == set(range(6))
+    assert set(np.unique(data["game"][mirrored])) == {b * stride + k for b in (0, 2, 4) for k in range(stride)}
+    assert (side[~mirrored] == 0).all()                          # against random: one learner trajectory
+    for b in (0, 2, 4):                                          # each side is paid once, at its last decision
+        paid = [data["rew"][data["game"] == b * stride + k].sum() for k in range(stride)]
+        assert np.isclose(paid[0], ret[b], atol=1e-5)
+        if game == "courtpiece":
+            assert np.isclose(paid[0], -paid[1], atol=1e-5)     # the teams' results cancel
+    learner_moves = len(data["act"])
+    assert learner_moves > dec / 2                                # half the games: every decision is the learner's
+    adv, rets = gae(data, cfg.gamma, cfg.lam)
+    assert np.isfinite(adv).all() and len(adv) == learner_moves
