@@ -2,10 +2,12 @@
 
     python -m benchmarks.training                      # every game, 12 iterations each, overlap on and off
     python -m benchmarks.training --game courtpiece --iterations 20 --envs 1024
+    python -m benchmarks.training --opponents mirror --no-serial   # the learner in every seat
 
 Each run is ``agents.train.train`` with self-play opponents only (no teacher, no baseline games, no
 evaluation), so every decision at the table is a network's: the learner's decisions are the samples
-PPO learns from, the opponent's are played by a frozen snapshot. Reported: learner decisions/s over
+PPO learns from; with ``--opponents self`` (default) the other side is played by a frozen snapshot,
+with ``mirror`` by the learner itself, so every decision is a sample. Reported: learner decisions/s over
 the whole run (collection and PPO updates together), all decisions/s, and where the time goes
 (collection, in the thread with ``overlap``, against the wall time). The first iteration (numba
 compiles, torch warms up) is left out of the rates.
@@ -20,11 +22,12 @@ import time
 GAMES = {"courtpiece": {}, "mendi_coat": {"variant": "mendi_coat"}, "lopti": {}, "shengji": {}}
 
 
-def measure(game: str, config: dict, iterations: int, envs: int, overlap: bool, threads: int) -> dict:
+def measure(game: str, config: dict, iterations: int, envs: int, overlap: bool, threads: int,
+            opponents: str = "self") -> dict:
     from agents.train import TrainConfig, train
 
     cfg = TrainConfig(game="courtpiece" if game == "mendi_coat" else game, env_config=config, seed=0,
-                      max_iterations=iterations, n_envs=envs, teacher=None, opponents="self", baseline=None,
+                      max_iterations=iterations, n_envs=envs, teacher=None, opponents=opponents, baseline=None,
                       eval_every=0, overlap=overlap, threads=threads)
     with tempfile.TemporaryDirectory() as out:
         t0 = time.perf_counter()
@@ -35,7 +38,7 @@ def measure(game: str, config: dict, iterations: int, envs: int, overlap: bool, 
     samples = rows[-1]["samples"] - res["rows"][0]["samples"]
     decisions = rows[-1]["decisions"] - res["rows"][0]["decisions"]
     collect = sum(r["collect_s"] for r in rows)
-    return {"game": game, "overlap": overlap, "threads": threads, "envs": envs, "iterations": iterations,
+    return {"game": game, "opponents": opponents, "overlap": overlap, "threads": threads, "envs": envs, "iterations": iterations,
             "learner decisions/s": round(samples / span), "decisions/s": round(decisions / span),
             "collect s / wall s": round(collect / span, 2), "wall s": round(wall, 1)}
 
@@ -46,14 +49,16 @@ def main(argv=None) -> int:
     ap.add_argument("--iterations", type=int, default=12)
     ap.add_argument("--envs", type=int, default=512)
     ap.add_argument("--threads", type=int, default=1, help="torch threads")
+    ap.add_argument("--opponents", default="self", help="self (past snapshots) or mirror (the learner in every seat)")
+    ap.add_argument("--no-serial", action="store_true", help="only the runs with overlap")
     ap.add_argument("--json", metavar="FILE")
     args = ap.parse_args(argv)
     from agents.arena import format_table
 
     rows = []
     for game in args.game or list(GAMES):
-        for overlap in (True, False):
-            rows.append(measure(game, GAMES[game], args.iterations, args.envs, overlap, args.threads))
+        for overlap in (True,) if args.no_serial else (True, False):
+            rows.append(measure(game, GAMES[game], args.iterations, args.envs, overlap, args.threads, args.opponents))
             print(format_table([rows[-1]]), flush=True)
     print(format_table(rows))
     if args.json:
