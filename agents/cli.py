@@ -86,7 +86,8 @@ def add_train(sub) -> None:
                    help="wall time (residual: of labelling; fitting follows)")
     p.add_argument("--label-games", type=positive_int, default=None,
                    help="residual: label exactly this many deals per worker instead of --minutes (reproducible)")
-    p.add_argument("--epochs", type=positive_int, default=6, help="residual: passes over the labels")
+    p.add_argument("--epochs", type=positive_int, default=None,
+                   help="passes over each iteration's samples (PPO, default 2) or over the labels (residual, default 6)")
     p.add_argument("--search", default=None, metavar="K=V,...",
                    help="residual: options of the labelling search agent (default: the game's; Court Piece "
                         "call_samples=0, card play only; call_samples=256 labels the trump calls too)")
@@ -186,7 +187,7 @@ def cmd_train(args) -> int:
                      hidden=args.hidden, lr=args.lr, threads=args.threads, max_iterations=args.iterations,
                      workers=args.workers, ray=use_ray, ray_address=args.address, opponents=args.opponents,
                      teacher=teacher, distill_games=args.distill_games, distill_rounds=args.distill_rounds,
-                     eval_every=args.eval_every)
+                     eval_every=args.eval_every, epochs=args.epochs or 2)
     total = args.iterations if args.iterations is not None else int(args.minutes * 60)
     with tqdm(total=total, unit="it" if args.iterations is not None else "s", desc=f"train {args.game}") as bar:
         res = train(tc, out, progress=bar, log=bar.write)
@@ -221,7 +222,7 @@ def cmd_train_residual(args, cfg: dict) -> int:
         raise ValueError(f"--algo residual trains {' and '.join(GAMES)} policies, not {args.game!r}")
     out = args.out or f"runs/{args.game}-{cfg.get('variant', 'default')}-residual-s{args.seed}"
     rc = ResidualConfig(game=args.game, env_config=cfg, seed=args.seed, workers=args.workers or 2,
-                        hidden=args.hidden, epochs=args.epochs, threads=max(args.threads, 2),
+                        hidden=args.hidden, epochs=args.epochs or 6, threads=max(args.threads, 2),
                         keep_labels=args.keep_labels, label_against=args.label_against, search=args.search,
                         labels_from=args.labels_from,
                         label_minutes=None if args.label_games else args.minutes, label_games=args.label_games)

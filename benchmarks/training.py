@@ -2,7 +2,7 @@
 
     python -m benchmarks.training                      # every game, 12 iterations each, overlap on and off
     python -m benchmarks.training --game courtpiece --iterations 20 --envs 1024
-    python -m benchmarks.training --opponents mirror --no-serial   # the learner in every seat
+    python -m benchmarks.training --opponents mirror --epochs 1 --no-serial   # the learner in every seat
 
 Each run is ``agents.train.train`` with self-play opponents only (no teacher, no baseline games, no
 evaluation), so every decision at the table is a network's: the learner's decisions are the samples
@@ -23,12 +23,12 @@ GAMES = {"courtpiece": {}, "mendi_coat": {"variant": "mendi_coat"}, "lopti": {},
 
 
 def measure(game: str, config: dict, iterations: int, envs: int, overlap: bool, threads: int,
-            opponents: str = "self") -> dict:
+            opponents: str = "self", epochs: int = 2) -> dict:
     from agents.train import TrainConfig, train
 
     cfg = TrainConfig(game="courtpiece" if game == "mendi_coat" else game, env_config=config, seed=0,
                       max_iterations=iterations, n_envs=envs, teacher=None, opponents=opponents, baseline=None,
-                      eval_every=0, overlap=overlap, threads=threads)
+                      eval_every=0, overlap=overlap, threads=threads, epochs=epochs)
     with tempfile.TemporaryDirectory() as out:
         t0 = time.perf_counter()
         res = train(cfg, out, log=lambda m: None)
@@ -38,7 +38,7 @@ def measure(game: str, config: dict, iterations: int, envs: int, overlap: bool, 
     samples = rows[-1]["samples"] - res["rows"][0]["samples"]
     decisions = rows[-1]["decisions"] - res["rows"][0]["decisions"]
     collect = sum(r["collect_s"] for r in rows)
-    return {"game": game, "opponents": opponents, "overlap": overlap, "threads": threads, "envs": envs, "iterations": iterations,
+    return {"game": game, "opponents": opponents, "ppo epochs": epochs, "overlap": overlap, "threads": threads, "envs": envs, "iterations": iterations,
             "learner decisions/s": round(samples / span), "decisions/s": round(decisions / span),
             "collect s / wall s": round(collect / span, 2), "wall s": round(wall, 1)}
 
@@ -50,6 +50,7 @@ def main(argv=None) -> int:
     ap.add_argument("--envs", type=int, default=512)
     ap.add_argument("--threads", type=int, default=1, help="torch threads")
     ap.add_argument("--opponents", default="self", help="self (past snapshots) or mirror (the learner in every seat)")
+    ap.add_argument("--epochs", type=int, default=2, help="PPO passes over each iteration's samples")
     ap.add_argument("--no-serial", action="store_true", help="only the runs with overlap")
     ap.add_argument("--json", metavar="FILE")
     args = ap.parse_args(argv)
@@ -58,7 +59,8 @@ def main(argv=None) -> int:
     rows = []
     for game in args.game or list(GAMES):
         for overlap in (True,) if args.no_serial else (True, False):
-            rows.append(measure(game, GAMES[game], args.iterations, args.envs, overlap, args.threads, args.opponents))
+            rows.append(measure(game, GAMES[game], args.iterations, args.envs, overlap, args.threads, args.opponents,
+                                args.epochs))
             print(format_table([rows[-1]]), flush=True)
     print(format_table(rows))
     if args.json:

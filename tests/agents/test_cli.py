@@ -1,6 +1,8 @@
 """`cardzoo arena | play | train` as registered by agents/cli.py into cardzoo's parser."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from cardzoo.cli import build_parser, main
@@ -55,3 +57,15 @@ def test_train_command_writes_checkpoint_log_and_curve(tmp_path, capsys):
     card = (out / "model_card.md").read_text()     # the model card: how to reproduce it, what it cost, its arena
     assert "cardzoo train courtpiece --iterations 2" in card and "distilled from `heuristic`: 2 rounds" in card
     assert "| heuristic | 2 |" in card and "| random | 2 |" in card
+    assert json.loads((out / "model.json").read_text())["train_config"]["epochs"] == 2     # PPO's default
+
+
+def test_train_command_mirror_opponents_and_ppo_epochs(tmp_path):
+    require("courtpiece")
+    pytest.importorskip("torch")
+    out = tmp_path / "run"
+    assert main(["train", "courtpiece", "--iterations", "2", "--envs", "8", "--hidden", "16", "--teacher", "none",
+                 "--opponents", "mirror", "--epochs", "1", "--out", str(out)]) == 0
+    meta = json.loads((out / "model.json").read_text())
+    assert meta["train_config"]["epochs"] == 1 and meta["train_config"]["opponents"] == "mirror"
+    assert meta["samples"] == meta["decisions"]          # mirror: every decision is the learner's

@@ -319,20 +319,20 @@ def test_lopti_states_take_their_full_domains():
 
 # ---- checkpoints (agents/learned.py) -----------------------------------------------------------------
 def _checkpoint_copy(tmp_path, name, edit=None, pt_bytes=None):
-    """A copy of the shipped LOPTI PPO checkpoint, its JSON edited / its weights' bytes rewritten."""
+    """A copy of the shipped Sheng Ji PPO checkpoint, its JSON edited / its weights' bytes rewritten."""
     src = Path(__file__).resolve().parents[2] / "agents" / "checkpoints"
-    meta = json.loads((src / "lopti.json").read_text())
+    meta = json.loads((src / "shengji.json").read_text())
     if edit is not None:
         edit(meta)
     (tmp_path / f"{name}.json").write_text(json.dumps(meta))
-    data = (src / "lopti.pt").read_bytes()
+    data = (src / "shengji.pt").read_bytes()
     (tmp_path / f"{name}.pt").write_bytes(data if pt_bytes is None else pt_bytes(data))
     return tmp_path / f"{name}.pt"
 
 
 CHECKPOINT_CASES = {
     "obs_size": (lambda m: m.update(obs_size=10**13), None, "obs_size"),  # before any allocation
-    "num_actions": (lambda m: m.update(num_actions=141), None, "num_actions"),
+    "num_actions": (lambda m: m.update(num_actions=85), None, "num_actions"),
     "game": (lambda m: m.update(game="chess"), None, "unknown game"),
     "format": (lambda m: m.update(format="other"), None, "not a cardzoo"),
     "hidden": (lambda m: m.update(hidden=128), None, "do not fit"),
@@ -358,11 +358,11 @@ def test_checkpoint_loader_missing_unreadable_and_wrong_game(tmp_path):
     from agents.learned import LearnedAgent, load_checkpoint
 
     good = _checkpoint_copy(tmp_path, "good")
-    model, meta = load_checkpoint(good, "lopti")
-    assert meta["game"] == "lopti"
+    model, meta = load_checkpoint(good, "shengji")
+    assert meta["game"] == "shengji"
     with pytest.raises(ValueError, match="needs both"):
         load_checkpoint(tmp_path / "missing.pt")
-    with pytest.raises(ValueError, match="plays 'lopti', not 'courtpiece'"):
+    with pytest.raises(ValueError, match="plays 'shengji', not 'courtpiece'"):
         LearnedAgent("courtpiece", checkpoint=good)
     (tmp_path / "good.json").write_text("{")
     with pytest.raises(ValueError, match="unreadable checkpoint description"):
