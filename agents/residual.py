@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import importlib
 import json
+from abc import ABC, abstractmethod
 import os
 import time
 from dataclasses import asdict, dataclass, field
@@ -54,7 +55,7 @@ def _torch():
     return torch
 
 
-class ResidualGame:
+class ResidualGame(ABC):
     """A game's side of the residual trainer; subclasses set the attributes and the hooks."""
 
     game: str
@@ -64,21 +65,22 @@ class ResidualGame:
     search_options: str = ""       # the labelling search agent's options (an agent spec's k=v list)
     kinds: tuple = ("play",)       # the kinds of decision a network may learn to change
 
+    @abstractmethod
     def heuristic(self, seed: int | None) -> Agent:
-        raise NotImplementedError
+        """The game's heuristic: the prior the network's advantages are relative to."""
 
+    @abstractmethod
     def search_agent(self, seed: int, env_config: dict, **options) -> Agent:
         """The game's determinized search agent (a DeterminizedSearch) that ``recording`` extends."""
-        raise NotImplementedError
 
     def decision_kinds(self, options: dict) -> tuple:
         """The kinds of decision the search agent with these options searches (and so labels)."""
         return ("play",)
 
+    @abstractmethod
     def changeable(self, obs, masks, kinds=("play",)) -> np.ndarray:
         """bool[B]: the decisions of these kinds, which the network may change (the others stay the
         heuristic's)."""
-        raise NotImplementedError
 
     def candidates(self, obs, masks, prior) -> np.ndarray:
         """uint8[B, A]: the actions the network may play instead of ``prior`` (those the search scores)."""
