@@ -493,14 +493,14 @@ def earlier_labels(run, cfg: ResidualConfig) -> tuple[dict, dict]:
 
 def train_residual(cfg: ResidualConfig, out_dir, log=print, progress=None) -> dict:
     """Label, fit and save ``<out_dir>/model.pt`` + ``.json``; returns the run's facts."""
+    from agents import _parse_kwargs
+
     torch = _torch()
     rules = residual_game(cfg.game)
     if cfg.label_minutes is None and cfg.label_games is None and cfg.labels_from is None:
         raise ValueError("residual training needs label_minutes or label_games")
     check_int("workers", cfg.workers, 1, 256)
     search = rules.search_options if cfg.search is None else cfg.search
-    from agents import _parse_kwargs
-
     kinds = list(rules.decision_kinds(_parse_kwargs(search)))
     teacher = f"pimc:{search}" if search else "pimc"
     out = Path(out_dir)

@@ -154,6 +154,10 @@ OPPONENT_KINDS = ("self", "heuristic", "random", "mirror")
 MIRROR = "mirror"      # the learner itself, as it is now, in every seat: every decision is a sample
 
 
+def _is_mirror(entry) -> bool:
+    return isinstance(entry, str) and entry == MIRROR
+
+
 def opponent_kinds(text: str) -> list[str]:
     """``"self,heuristic"`` -> ["self", "heuristic"]: the opponents of each iteration, dealt game by game."""
     kinds = [k.strip() for k in str(text).split(",") if k.strip()]
@@ -481,7 +485,7 @@ class RolloutWorker:
         ("heuristic") or a state dict (a frozen network)."""
         out, models = [], iter(self.opponent_models)
         for entry in _as_list(opponent_weights):
-            if entry is None or (isinstance(entry, str) and entry == MIRROR):   # MIRROR: no seat is an opponent
+            if entry is None or _is_mirror(entry):       # MIRROR: no seat is an opponent
                 out.append(None)
             elif isinstance(entry, str):
                 if entry not in self.agents:
@@ -519,13 +523,13 @@ class RolloutWorker:
         gen = torch.Generator().manual_seed(s)
         rng = np.random.default_rng(s)
         listed = _as_list(opponent_weights)
-        mirror = np.array([isinstance(e, str) and e == MIRROR
-                           for e in (listed[(self.start + b) % len(listed)] for b in range(self.size))])
+        mirror = np.array([_is_mirror(listed[(self.start + b) % len(listed)]) for b in range(self.size)])
         sides, n_sides = None, 1
-        if any(isinstance(e, str) and e == MIRROR for e in listed):
+        if any(_is_mirror(e) for e in listed):       # the stride of every shard's trajectory ids alike
+            ids = side_ids(self.game, self.n_players)
             sides = np.where(learner, 0, -1)
-            sides[mirror] = side_ids(self.game, self.n_players)
-            n_sides = int(side_ids(self.game, self.n_players).max()) + 1
+            sides[mirror] = ids
+            n_sides = int(ids.max()) + 1
         baseline = None
         if self.baseline and not all_seats and not mirror.all():
             if self.g_base is None:
