@@ -421,8 +421,8 @@ def fit(rules: ResidualGame, data: dict, hidden: int = 256, layers: int = 2, epo
     history = []
     t0 = time.perf_counter()
     for ep in range(epochs):
-        for g in opt.param_groups:     # a constant rate, halved in each of the last three passes
-            g["lr"] = lr * 0.5 ** max(0, ep - (epochs - 4))
+        for g in opt.param_groups:     # a constant rate, halved in each of the last three passes after the first
+            g["lr"] = lr * 0.5 ** max(0, ep - max(0, epochs - 4))
         model.train()
         rng.shuffle(train)
         for i in range(0, len(train), minibatch):
