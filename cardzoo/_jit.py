@@ -6,6 +6,11 @@ compiles in) a kernel of another file would keep running a stale copy of it afte
 package, and when a hash differs from the one recorded beside the cache, it removes the cached machine
 code of that package and of every package that compiles it in, before any of them is loaded. Kernels
 can then be split across modules freely, and a stale cache can never run.
+
+`plain_scalar_calls` cuts what compiles on a first run: numba compiles a kernel once per distinct
+argument types at each call from another kernel, and types a constant argument by its value
+(`Literal[int](2)`) and a narrow integer by its width, so one helper called as `f(g, 2)`, `f(g, 3)`
+and `f(g, i32)` compiled three times.
 """
 from __future__ import annotations
 
@@ -129,3 +134,33 @@ def check_sources(root: pathlib.Path = ROOT, packages=KERNEL_PACKAGES, depends_o
     except OSError:  # a read-only install: numba cannot write a cache there either
         return []
     return cleared
+
+
+def _plain(t):
+    from numba.core import types
+
+    t = types.unliteral(t)
+    if isinstance(t, types.Integer) and t.signed and t.bitwidth < 64:
+        return types.int64
+    return t
+
+
+def plain_scalar_calls(packages=KERNEL_PACKAGES) -> None:
+    """Make a call from one kernel into a kernel of these packages compile, and reuse, one version
+    per plain argument types: a constant is typed as its type, not its value, and a signed integer
+    narrower than 64 bits as int64 (values are unchanged; unsigned bit sets, bools and arrays keep
+    their types). Idempotent; calls from Python are untouched (numba already drops their literals)."""
+    from numba.core.dispatcher import Dispatcher
+
+    if getattr(Dispatcher.get_call_template, "_cardzoo_plain", False):
+        return
+    original, ours = Dispatcher.get_call_template, tuple(packages)
+
+    def get_call_template(self, args, kws):
+        if self.py_func.__module__.split(".")[0] in ours:
+            args = tuple(_plain(a) for a in args)
+            kws = {k: _plain(v) for k, v in kws.items()}
+        return original(self, args, kws)
+
+    get_call_template._cardzoo_plain = True
+    Dispatcher.get_call_template = get_call_template

@@ -1,4 +1,9 @@
-"""Section 4 masks and the step: applying one action and everything automatic after it."""
+"""Section 4 masks and the step: applying one action and everything automatic after it.
+
+The thin layers between the env's entry points and the rules (`_auto`, `step_ws`, `step_one`,
+`sync_info`) are inlined into their callers: numba links and optimizes everything a kernel calls into
+that kernel's own machine code, so each layer compiled on its own cost a first run as much as the whole
+step below it."""
 from __future__ import annotations
 
 import numpy as np
@@ -137,7 +142,7 @@ def _apply_play_r(s, a, ws):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _auto(st, b, cfg, tmp, ws):
     """auto_forced (section 4): apply single-option steps of BURY/LEAD/FOLLOW by themselves."""
     s = st[b]
@@ -154,7 +159,7 @@ def _auto(st, b, cfg, tmp, ws):
         _apply(st, b, cfg, last, ws)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_ws(st, b, cfg, a, ws, tmp):
     """Apply a legal action of game b (the caller checked the mask) and everything automatic.
     ws: make_ws work arrays; tmp: uint8[84] scratch for auto_forced."""
@@ -167,7 +172,7 @@ def step_ws(st, b, cfg, a, ws, tmp):
         _auto(st, b, cfg, tmp, ws)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_one(st, b, cfg, a):
     """step_ws with its own work arrays."""
     step_ws(st, b, cfg, a, make_ws(), np.zeros(NUM_ACTIONS, np.uint8))
@@ -209,7 +214,7 @@ def batch_step(st, cfg, actions):
         step_ws(st, b, cfg, actions[b], ws, tmp)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sync_info(st, b, cfg, mask, info, rewards):
     """The AEC adapter's view after a call: info = [actor or -1, phase, term, trunc, result valid,
     result hand index]; rewards of the latest step; the actor's mask."""

@@ -60,3 +60,34 @@ def test_the_project_packages_are_stamped_on_import():
         stamp = home / f"{_jit.STAMP_NAME}-{pkg}.sha256"
         assert stamp.read_text().strip() == _jit.sources_digest(_jit.package_sources(pkg))
     assert _jit.check_sources() == []
+
+
+def _plus_one(x):
+    return x + 1
+
+
+def test_kernel_calls_compile_one_version_per_plain_types():
+    """cardzoo._jit.plain_scalar_calls: a kernel called from kernels with the constants 2 and 3 and an
+    int32 compiles once, for int64 (numba alone compiles Literal[int](2), Literal[int](3) and int32),
+    and returns the same values; an unsigned argument keeps its type."""
+    import numpy as np
+    from numba import njit, types
+
+    import cardzoo  # noqa: F401  (installs plain_scalar_calls)
+
+    _plus_one.__module__ = "lopti_env._plain_calls_probe"   # a kernel package's function
+    helper = njit(_plus_one)
+
+    @njit
+    def caller(y):
+        return helper(2) + helper(3) + helper(np.int32(y))
+
+    assert caller(5) == 3 + 4 + 6
+    assert helper.signatures == [(types.int64,)]
+
+    @njit
+    def caller_unsigned(y):
+        return helper(np.uint64(y))
+
+    assert caller_unsigned(7) == 8
+    assert (types.uint64,) in helper.signatures
