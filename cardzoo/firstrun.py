@@ -12,7 +12,7 @@ from cardzoo import _jit
 
 # package -> (the game's name for people, how long its first compile takes on a typical machine)
 COMPILE_NOTES = {
-    "courtpiece_env": ("Court Piece", "about 20 seconds"),
+    "courtpiece_env": ("Court Piece", "about 10 seconds"),
     "lopti_env": ("LOPTI", "about 20 seconds"),
     "shengji_env": ("Sheng Ji", "about half a minute"),
 }
