@@ -101,6 +101,9 @@ def add_train(sub) -> None:
     p.add_argument("--out", default=None, help="output folder (default runs/<game>-<variant>-s<seed>)")
     p.add_argument("--envs", type=positive_int, default=512, help="games per iteration")
     p.add_argument("--hidden", type=positive_int, default=256)
+    p.add_argument("--ensemble", type=positive_int, default=1, metavar="K",
+                   help="residual: fit K networks on the same labels and play their mean (fitting takes K times "
+                        "as long)")
     p.add_argument("--lr", type=positive_float, default=1e-4, help="PPO learning rate")
     p.add_argument("--threads", type=positive_int, default=1, help="torch threads (the CPU is shared)")
     p.add_argument("--eval-deals", type=nonnegative_int, default=0,
@@ -222,11 +225,12 @@ def cmd_train_residual(args, cfg: dict) -> int:
         raise ValueError(f"--algo residual trains {' and '.join(GAMES)} policies, not {args.game!r}")
     out = args.out or f"runs/{args.game}-{cfg.get('variant', 'default')}-residual-s{args.seed}"
     rc = ResidualConfig(game=args.game, env_config=cfg, seed=args.seed, workers=args.workers or 2,
-                        hidden=args.hidden, epochs=args.epochs or 6, threads=max(args.threads, 2),
+                        hidden=args.hidden, members=args.ensemble, epochs=args.epochs or 6,
+                        threads=max(args.threads, 2),
                         keep_labels=args.keep_labels, label_against=args.label_against, search=args.search,
                         labels_from=args.labels_from,
                         label_minutes=None if args.label_games else args.minutes, label_games=args.label_games)
-    with tqdm(total=rc.epochs, unit="epoch", desc=f"fit {args.game}") as bar:
+    with tqdm(total=rc.epochs * rc.members, unit="epoch", desc=f"fit {args.game}") as bar:
         res = train_residual(rc, out, log=bar.write, progress=bar)
     meta = res["meta"]
     results = final_arena(args, res["checkpoint"], cfg)
@@ -237,7 +241,9 @@ def cmd_train_residual(args, cfg: dict) -> int:
              f"- labelled: {lab['decisions']} decisions of {lab.get('games')} deals in {lab.get('seconds')} s "
              f"({lab.get('decisions_per_s')}/s, {(lab.get('label_config') or {}).get('workers', rc.workers)} processes)"
              + (f", by the run in {lab['labels_from']}" if lab.get("labels_from") else ""),
-             f"- fit: {rc.epochs} epochs in {meta['fit_seconds']} s; held-out loss {meta['fit']['held_out_loss']} "
+             f"- fit: {rc.epochs} epochs" + (f" for each of {rc.members} networks (the policy plays their mean)"
+                                             if rc.members > 1 else "") +
+             f" in {meta['fit_seconds']} s; held-out loss {meta['fit']['held_out_loss']} "
              f"(zero advantage: {meta['fit']['held_out_loss_zero']}); margin {meta['margin']}; the policy changes "
              f"{meta['fit']['changed']} of held-out decisions, gaining {meta['fit']['held_out_gain']:+} per decision "
              "by the held-out labels",

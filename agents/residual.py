@@ -106,11 +106,24 @@ def residual_game(game: str) -> ResidualGame:
 
 
 def build_residual_model(obs_size: int, num_actions: int, hidden: int = 256, layers: int = 2,
-                         scaled: bool = False):
+                         scaled: bool = False, members: int = 1):
     """A(s, a) over the canonical actions from the canonical observation and the prior's one-hot;
-    ``scaled``: the observation is divided by the ``obs_scale`` buffer (set by ``fit``)."""
+    ``scaled``: the observation is divided by the ``obs_scale`` buffer (set by ``fit``). With
+    ``members`` > 1 it is the mean of that many such networks (fitted from different initial weights
+    on the same labels: the mean's error is smaller than a single network's)."""
     torch = _torch()
     nn = torch.nn
+    if members > 1:
+        class ResidualEnsemble(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.members = nn.ModuleList(build_residual_model(obs_size, num_actions, hidden, layers, scaled)
+                                             for _ in range(members))
+
+            def forward(self, obs, prior_onehot):
+                return torch.stack([m(obs, prior_onehot) for m in self.members]).mean(dim=0)
+
+        return ResidualEnsemble()
 
     class ResidualNet(nn.Module):
         def __init__(self):
@@ -230,6 +243,7 @@ def load_residual(path):
     rules = residual_game(meta["game"])
     check_int("hidden", meta.get("hidden", 256), 1, 1 << 16, what=f"{jpath}:")
     check_int("layers", meta.get("layers", 2), 1, 64, what=f"{jpath}:")
+    check_int("members", meta.get("members", 1), 1, 64, what=f"{jpath}:")
     margin = meta.get("margin", 0.0)
     if not isinstance(margin, (int, float)) or not np.isfinite(margin):
         raise ValueError(f"{jpath}: margin must be a finite number, got {margin!r}")
@@ -243,12 +257,13 @@ def load_residual(path):
     except Exception as e:  # truncated, not a torch file, refused by weights_only: all unreadable
         raise ValueError(f"{path}: unreadable weights ({type(e).__name__}: {e})") from None
     model = build_residual_model(rules.obs_size, rules.num_actions, meta.get("hidden", 256), meta.get("layers", 2),
-                                 meta.get("scaled", False))
+                                 meta.get("scaled", False), meta.get("members", 1))
     want = {k: tuple(v.shape) for k, v in model.state_dict().items()}
     have = {k: tuple(getattr(v, "shape", ())) for k, v in state.items()} if isinstance(state, dict) else {}
     if have != want:
         raise ValueError(f"{path}: the weights do not fit {jpath.name} (hidden={meta.get('hidden', 256)}, "
-                         f"layers={meta.get('layers', 2)}, scaled={meta.get('scaled', False)})")
+                         f"layers={meta.get('layers', 2)}, scaled={meta.get('scaled', False)}, "
+                         f"members={meta.get('members', 1)})")
     model.load_state_dict(state)
     model.eval()
     return model, meta
@@ -390,63 +405,77 @@ def held_out_gain(adv_pred, mask, adv_label, margin: float) -> tuple[float, floa
 
 
 def fit(rules: ResidualGame, data: dict, hidden: int = 256, layers: int = 2, epochs: int = 6, lr: float = 1e-3,
-        minibatch: int = 512, seed: int = 0, held_out: float = 0.05, log=print, progress=None):
-    """Fit a residual network to canonical labels; returns (model, facts) with the margin chosen."""
+        minibatch: int = 512, seed: int = 0, held_out: float = 0.05, log=print, progress=None, members: int = 1):
+    """Fit a residual network to canonical labels; returns (model, facts) with the margin chosen.
+    ``members`` > 1 fits that many networks from different initial weights, each on the same
+    training part, and returns their mean; the margin is chosen for the mean."""
     torch = _torch()
-    torch.manual_seed(seed)
+    check_int("members", members, 1, 64)
     n = len(data["obs"])
     rng = np.random.default_rng(seed)
     perm = rng.permutation(n)
     n_val = max(1, int(n * held_out))
     val, train = perm[:n_val], perm[n_val:]
-    model = build_residual_model(rules.obs_size, rules.num_actions, hidden, layers, rules.scaled)
-    if rules.scaled:
-        with torch.no_grad():
-            scale = np.maximum(1.0, np.abs(data["obs"][train]).max(axis=0))
-            model.obs_scale.copy_(torch.as_tensor(scale, dtype=torch.float32))
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
+    torch.manual_seed(seed)     # member 0 is built first: members=1 is the plain fit, weight for weight
+    model = build_residual_model(rules.obs_size, rules.num_actions, hidden, layers, rules.scaled, members)
+    nets = list(model.members) if members > 1 else [model]
+    scale = np.maximum(1.0, np.abs(data["obs"][train]).max(axis=0)) if rules.scaled else None
 
     def tensors(idx):
         return (torch.as_tensor(data["obs"][idx]), torch.as_tensor(_onehot(data["prior"][idx], rules.num_actions)),
                 torch.as_tensor(data["mask"][idx].astype(np.float32)), torch.as_tensor(data["adv"][idx]),
                 torch.as_tensor(data["se"][idx]))
 
-    def loss_of(batch):
+    def loss_of(net, batch):
         obs, prior, mask, adv, se = batch
-        pred = model(obs, prior)
+        pred = net(obs, prior)
         w = mask / (se ** 2 + LABEL_NOISE)
         return ((pred - adv) ** 2 * w).sum() / w.sum(), pred
+
+    def judged(net):
+        """(held-out loss, the margin with the best held-out gain, its (gain, share changed))."""
+        net.eval()
+        with torch.no_grad():
+            vloss, pred = loss_of(net, vb)
+        gains = {m: held_out_gain(pred.numpy(), data["mask"][val], data["adv"][val], m) for m in MARGINS}
+        best = max(MARGINS, key=lambda m: gains[m][0])
+        return float(vloss), best, gains[best]
 
     vb = tensors(val)
     history = []
     t0 = time.perf_counter()
-    for ep in range(epochs):
-        for g in opt.param_groups:     # a constant rate, halved in each of the last three passes after the first
-            g["lr"] = lr * 0.5 ** max(0, ep - max(0, epochs - 4))
-        model.train()
-        rng.shuffle(train)
-        for i in range(0, len(train), minibatch):
-            loss, _ = loss_of(tensors(train[i:i + minibatch]))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-        model.eval()
-        with torch.no_grad():
-            vloss, pred = loss_of(vb)
-        gains = {m: held_out_gain(pred.numpy(), data["mask"][val], data["adv"][val], m) for m in MARGINS}
-        best = max(MARGINS, key=lambda m: gains[m][0])
-        history.append({"epoch": ep + 1, "held_out_loss": round(float(vloss), 6), "margin": best,
-                        "held_out_gain": round(gains[best][0], 5), "changed": round(gains[best][1], 4),
-                        "seconds": round(time.perf_counter() - t0, 1)})
-        log(f"fit epoch {ep + 1}/{epochs}: held-out loss {float(vloss):.5f}, margin {best}: "
-            f"gain {gains[best][0]:+.5f} per decision, changes {gains[best][1]:.3f}")
-        if progress is not None:
-            progress.update(1)
+    for k, net in enumerate(nets):
+        order = rng if k == 0 else np.random.default_rng((seed, k))
+        if scale is not None:
+            with torch.no_grad():
+                net.obs_scale.copy_(torch.as_tensor(scale, dtype=torch.float32))
+        opt = torch.optim.Adam(net.parameters(), lr=lr)
+        for ep in range(epochs):
+            for g in opt.param_groups:     # a constant rate, halved in each of the last three passes after the first
+                g["lr"] = lr * 0.5 ** max(0, ep - max(0, epochs - 4))
+            net.train()
+            order.shuffle(train)
+            for i in range(0, len(train), minibatch):
+                loss, _ = loss_of(net, tensors(train[i:i + minibatch]))
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+            vloss, best, (gain, changed) = judged(net)
+            history.append({"epoch": ep + 1, "held_out_loss": round(vloss, 6), "margin": best,
+                            "held_out_gain": round(gain, 5), "changed": round(changed, 4),
+                            "seconds": round(time.perf_counter() - t0, 1)} | ({"member": k} if members > 1 else {}))
+            log(f"fit {f'member {k + 1}/{members} ' if members > 1 else ''}epoch {ep + 1}/{epochs}: held-out loss "
+                f"{vloss:.5f}, margin {best}: gain {gain:+.5f} per decision, changes {changed:.3f}")
+            if progress is not None:
+                progress.update(1)
+    vloss, best, (gain, changed) = judged(model)
+    if members > 1:
+        log(f"fit, the mean of {members}: held-out loss {vloss:.5f}, margin {best}: gain {gain:+.5f} per decision, "
+            f"changes {changed:.3f}")
     w0 = vb[2] / (vb[4] ** 2 + LABEL_NOISE)
     zero = float((vb[3] ** 2 * w0).sum() / w0.sum())
-    last = history[-1]
-    return model, {"margin": last["margin"], "held_out_gain": last["held_out_gain"], "changed": last["changed"],
-                   "held_out_loss": last["held_out_loss"], "held_out_loss_zero": round(zero, 6),
+    return model, {"margin": best, "held_out_gain": round(gain, 5), "changed": round(changed, 4),
+                   "held_out_loss": round(vloss, 6), "held_out_loss_zero": round(zero, 6),
                    "held_out": int(n_val), "epochs": history}
 
 
@@ -466,6 +495,7 @@ class ResidualConfig:
     label_against: str = "search"        # "search": it plays every seat; "heuristic": half the seats
     hidden: int = 256
     layers: int = 2
+    members: int = 1                     # networks fitted on the same labels; the policy plays their mean
     epochs: int = 6
     lr: float = 1e-3
     minibatch: int = 512
@@ -527,11 +557,11 @@ def train_residual(cfg: ResidualConfig, out_dir, log=print, progress=None) -> di
     torch.set_num_threads(cfg.threads)
     t1 = time.perf_counter()
     model, facts = fit(rules, data, cfg.hidden, cfg.layers, cfg.epochs, cfg.lr, cfg.minibatch, cfg.seed, log=log,
-                       progress=progress)
+                       progress=progress, members=cfg.members)
     fit_s = time.perf_counter() - t1
     wall = time.perf_counter() - t0
     meta = {"game": cfg.game, "env_config": cfg.env_config, "seed": cfg.seed, "hidden": cfg.hidden,
-            "layers": cfg.layers, "scaled": rules.scaled, "decisions": kinds, "prior": "heuristic", "teacher": teacher,
+            "layers": cfg.layers, "members": cfg.members, "scaled": rules.scaled, "decisions": kinds, "prior": "heuristic", "teacher": teacher,
             "margin": facts["margin"], "fit": facts, "train_config": asdict(cfg),
             "labelled": labelled,
             "fit_seconds": round(fit_s, 1), "wall_seconds": round(wall, 1)}

@@ -141,3 +141,44 @@ def test_a_fit_on_the_labels_an_earlier_run_kept(tmp_path):
         main(["train", "lopti", "--algo", "residual", "--labels-from", str(first), "--set", "num_players=3"])
     with pytest.raises(SystemExit):
         main(["train", "lopti", "--algo", "residual", "--labels-from", str(second)])   # kept no labels
+
+
+def test_an_ensemble_fit_plays_the_mean_of_its_members(labels, tmp_path):
+    data = canonical_labels(GAME, {k: labels[k] for k in ("obs", "mask", "prior", "adv", "se")})
+    torch.set_num_threads(1)
+    quiet = {"hidden": 16, "epochs": 1, "held_out": 0.2, "log": lambda *_: None}
+    single, _ = fit(GAME, data, **quiet)
+    pair, facts = fit(GAME, data, members=2, **quiet)
+    first, second = pair.members
+    for name, w in single.state_dict().items():                 # member 0 is the plain fit, weight for weight
+        assert torch.equal(first.state_dict()[name], w)
+    assert not torch.equal(first.body[0].weight, second.body[0].weight)   # member 1 starts elsewhere
+    obs = torch.as_tensor(data["obs"][:20])
+    prior = torch.as_tensor(np.eye(ACTIONS, dtype=np.float32)[data["prior"][:20]])
+    with torch.no_grad():
+        torch.testing.assert_close(pair(obs, prior), (first(obs, prior) + second(obs, prior)) / 2)
+    assert [h.get("member") for h in facts["epochs"]] == [0, 1]
+    path, _ = save_residual(pair, tmp_path / "pair.pt", {"game": "lopti", "hidden": 16, "layers": 2, "scaled": True,
+                                                         "members": 2, "margin": facts["margin"]})
+    again, meta = load_residual(path)
+    with torch.no_grad():
+        torch.testing.assert_close(again(obs, prior), pair(obs, prior))
+    path.with_suffix(".json").write_text(json.dumps(dict(meta, members=3)))
+    with pytest.raises(ValueError, match="members=3"):
+        load_residual(path)
+    path.with_suffix(".json").write_text(json.dumps(dict(meta, members=0)))
+    with pytest.raises(ValueError, match="members=0"):
+        load_residual(path)
+
+
+def test_train_residual_with_an_ensemble(tmp_path):
+    from cardzoo.cli import main
+
+    out = tmp_path / "run"
+    assert main(["train", "lopti", "--algo", "residual", "--label-games", "1", "--workers", "1", "--epochs", "1",
+                 "--hidden", "16", "--ensemble", "2", "--out", str(out)]) == 0
+    meta = json.loads((out / "model.json").read_text())
+    assert meta["members"] == 2 and meta["train_config"]["members"] == 2
+    assert "for each of 2 networks" in (out / "model_card.md").read_text()
+    agent = make_agent(f"learned:{out / 'model.pt'}", "lopti", seed=0)
+    assert isinstance(agent, ResidualAgent) and len(agent.model.members) == 2
