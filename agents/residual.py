@@ -468,8 +468,8 @@ def fit(rules: ResidualGame, data: dict, hidden: int = 256, layers: int = 2, epo
                 f"{vloss:.5f}, margin {best}: gain {gain:+.5f} per decision, changes {changed:.3f}")
             if progress is not None:
                 progress.update(1)
-    vloss, best, (gain, changed) = judged(model)
-    if members > 1:
+    if members > 1:    # one network: its last epoch's judgement stands
+        vloss, best, (gain, changed) = judged(model)
         log(f"fit, the mean of {members}: held-out loss {vloss:.5f}, margin {best}: gain {gain:+.5f} per decision, "
             f"changes {changed:.3f}")
     w0 = vb[2] / (vb[4] ** 2 + LABEL_NOISE)
@@ -561,7 +561,8 @@ def train_residual(cfg: ResidualConfig, out_dir, log=print, progress=None) -> di
     fit_s = time.perf_counter() - t1
     wall = time.perf_counter() - t0
     meta = {"game": cfg.game, "env_config": cfg.env_config, "seed": cfg.seed, "hidden": cfg.hidden,
-            "layers": cfg.layers, "members": cfg.members, "scaled": rules.scaled, "decisions": kinds, "prior": "heuristic", "teacher": teacher,
+            "layers": cfg.layers, "members": cfg.members, "scaled": rules.scaled, "decisions": kinds,
+            "prior": "heuristic", "teacher": teacher,
             "margin": facts["margin"], "fit": facts, "train_config": asdict(cfg),
             "labelled": labelled,
             "fit_seconds": round(fit_s, 1), "wall_seconds": round(wall, 1)}
