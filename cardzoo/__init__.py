@@ -3,6 +3,7 @@ from cardzoo import _jit
 
 _jit.check_sources()  # before any kernel module loads its cached machine code
 _jit.plain_scalar_calls()  # before any kernel compiles
+_jit.fast_target_config()
 
 from cardzoo.registry import list_games, make, make_batch  # noqa: E402
 

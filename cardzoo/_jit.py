@@ -11,6 +11,9 @@ can then be split across modules freely, and a stale cache can never run.
 argument types at each call from another kernel, and types a constant argument by its value
 (`Literal[int](2)`) and a narrow integer by its width, so one helper called as `f(g, 2)`, `f(g, 3)`
 and `f(g, i32)` compiled three times.
+
+`fast_target_config` cuts the compiler's own bookkeeping on a first run: numba compares its flag
+objects at every typed call of an `@overload` function, each time through one property per option.
 """
 from __future__ import annotations
 
@@ -164,3 +167,36 @@ def plain_scalar_calls(packages=KERNEL_PACKAGES) -> None:
 
     get_call_template._cardzoo_plain = True
     Dispatcher.get_call_template = get_call_template
+
+
+def fast_target_config() -> None:
+    """Make numba's compiler-flag objects cheap to hash and compare, which a first run does hundreds
+    of thousands of times (every typed call of an `@overload` function looks up a cache keyed on the
+    flags). numba builds the full option dict through one property per option for each hash and each
+    comparison; this computes the same values straight from the set options and the defaults, and
+    answers equal at once when the set options are the same. Results are unchanged; a numba without
+    these internals is left as it is. Idempotent."""
+    try:
+        from numba.core.targetconfig import TargetConfig
+    except ImportError:
+        return
+    if getattr(TargetConfig.values, "_cardzoo_fast", False) or not hasattr(TargetConfig, "options"):
+        return
+    original_eq = TargetConfig.__eq__
+
+    def values(self):
+        got = self._values
+        return {k: got.get(k, option.default) for k, option in self.options.items()}
+
+    def __hash__(self):  # numba hashes the sorted option names: a constant per class
+        return hash(tuple(sorted(self.options)))
+
+    def __eq__(self, other):
+        if type(self) is type(other) and self._values == other._values:
+            return True
+        return original_eq(self, other)
+
+    values._cardzoo_fast = True
+    TargetConfig.values = values
+    TargetConfig.__hash__ = __hash__
+    TargetConfig.__eq__ = __eq__

@@ -168,7 +168,7 @@ def _init_game(st, b, cfg_arr, cfg: cfgmod.Config, setup: _Setup, rng: np.random
     s["passed"][:] = 0
     s["rewards"][:] = 0
     K.start_deal(st, b, cfg_arr, order, trump)
-    K.after_deal_auto(st, b, cfg_arr)
+    _after_deal_auto(st, b, cfg_arr)
 
 
 def _fill_deals(st, cfg_arr, cfg: cfgmod.Config, rngs, redeal_queues):
@@ -189,7 +189,7 @@ def _fill_deals(st, cfg_arr, cfg: cfgmod.Config, rngs, redeal_queues):
                 if kind == 2 and cfg.declaration_mode == "preset":
                     trump = int(rngs[b].integers(4))
             K.start_deal(st, b, cfg_arr, order, trump)
-            K.after_deal_auto(st, b, cfg_arr)
+            _after_deal_auto(st, b, cfg_arr)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -403,14 +403,13 @@ class raw_env(aec.CardGameEnv):
     observation_size = OBS_SIZE
     observation_bounds = (-1000.0, 1000.0)
     reset_options = RESET_KEYS
-    _derived = ("_blank", "_blank_u8", "_env_step", "_sync_info")
+    _derived = ("_blank", "_blank_u8", "_env_step")
 
     def __init__(self, render_mode: str | None = None, **config):
         self.config = cfgmod.make(**config)
         self._cfg = self.config.to_array()
         self._st = make_state(1)
         self._result_cache = None
-        self._obs_mask = np.zeros(NUM_ACTIONS, np.uint8)
         self._info = np.zeros(8, np.int64)
         self._info[0] = -1
         self._info[1] = K.OVER
@@ -427,10 +426,9 @@ class raw_env(aec.CardGameEnv):
         self._blank_u8 = self._blank.view(np.uint8)
         # the kernels' compiled entry points at the env's argument types (fixed: see KernelEntry)
         self._env_step = _ENV_STEP.at(self._st, 0, self._cfg, 0, self._cur_mask, self._info, self._rew)
-        self._sync_info = _SYNC_INFO.at(self._st, 0, self._cfg, self._cur_mask, self._info, self._rew)
 
     def _refresh(self):
-        self._sync_info(self._st, 0, self._cfg, self._cur_mask, self._info, self._rew)
+        self._env_step(self._st, 0, self._cfg, K.SYNC_ONLY, self._cur_mask, self._info, self._rew)
 
     # ---- hooks ----
     def _game_reset(self, rng, options):
@@ -478,7 +476,7 @@ class raw_env(aec.CardGameEnv):
 
     def _game_observation(self, seat):
         out = np.zeros(OBS_SIZE, np.float32)
-        observe_seat(self._st, 0, self._cfg, seat, out, self._obs_mask)
+        observe_seat(self._st, 0, seat, out, self._cur_mask)
         return out
 
     def _game_phase(self):
@@ -531,7 +529,14 @@ class raw_env(aec.CardGameEnv):
 
 
 _ENV_STEP = KernelEntry(K.env_step)
-_SYNC_INFO = KernelEntry(K.sync_info)
+_SCRATCH_REPORT = (np.zeros(NUM_ACTIONS, np.int8), np.zeros(8, np.int64), np.zeros(4, np.float32))
+
+
+def _after_deal_auto(st, b, cfg_arr):
+    """K.after_deal_auto through the env's one entry point (K.env_step), which a first run compiles
+    anyway; its report goes to scratch arrays."""
+    mask, info, rewards = _SCRATCH_REPORT
+    _ENV_STEP(st, b, cfg_arr, K.AUTO_AFTER_DEAL, mask, info, rewards)
 
 
 def env(**config):
@@ -695,8 +700,8 @@ def _play_rows(st, cfg, actions, pos, status, rewards):
     status 1), an action is not legal for it (status 2, not applied) or it waits for a deal
     (status 3); rows with status != 0 are skipped. rewards[b] sums the applied steps'."""
     ws = K.make_ws()
-    tmp = np.zeros(K.NUM_ACTIONS, np.uint8)
-    mask = np.zeros(K.NUM_ACTIONS, np.uint8)
+    tmp = np.zeros(K.NUM_ACTIONS, np.int8)
+    mask = np.zeros(K.NUM_ACTIONS, np.int8)
     T = actions.shape[1]
     for b in range(st.shape[0]):
         if status[b] != 0:

@@ -31,9 +31,11 @@ OFF_MASK = 854
 
 
 @njit(cache=True)
-def observe_seat(st, b, cfg, seat, out, mask):
+def observe_seat(st, b, seat, out, mask):
     """Write seat's observation of game b into out[0:938] (out must be zeroed by the caller).
-    mask is scratch uint8[84]."""
+    mask: the actor's legal mask (section 4), copied in when seat is to act. The caller has it (the
+    env keeps it current), so the observation does not link the mask code in again: that code is
+    most of what a first run compiles."""
     s = st[b]
     ph = s.phase
     for c in range(54):
@@ -98,15 +100,15 @@ def observe_seat(st, b, cfg, seat, out, mask):
     out[OFF_POINTS + 1] = s.points[1 - team]
     out[OFF_DEALT] = s.dealt
     if acting:
-        legal_mask(st, b, cfg, mask)
         for a in range(NUM_ACTIONS):
             out[OFF_MASK + a] = mask[a]
 
 
 @njit(cache=True)
 def batch_observe(st, cfg, out):
-    mask = np.zeros(NUM_ACTIONS, np.uint8)
+    mask = np.zeros(NUM_ACTIONS, np.int8)
     for b in range(st.shape[0]):
         s = st[b]
         if s.phase <= FOLLOW:
-            observe_seat(st, b, cfg, s.actor, out[b], mask)
+            legal_mask(st, b, cfg, mask)
+            observe_seat(st, b, s.actor, out[b], mask)

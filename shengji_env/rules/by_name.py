@@ -118,7 +118,7 @@ def declaration_options(hand, level, seat=0, standing=None, decks=2, allow_no_tr
         s.decl_seat[0] = q
         s.decl_card[0] = card_index(x, jokers=True) if isinstance(x, str) else int(x)
         s.decl_cnt[0] = j
-    out = np.zeros(NUM_ACTIONS, np.uint8)
+    out = np.zeros(NUM_ACTIONS, np.int8)
     decl_options(st, 0, cfg, seat, out)
     return [int(a) for a in np.flatnonzero(out)]
 
@@ -163,7 +163,7 @@ def follow_plays(lead, hand, level, trump, decks=2, selection=None):
 def follow_mask(lead, hand, level, trump, decks=2, selection=None):
     """Section 4 FOLLOW mask: the card ids allowed next, given the cards selected so far."""
     st, cfg = _follow_state(lead, hand, level, trump, decks, selection)
-    out = np.zeros(NUM_ACTIONS, np.uint8)
+    out = np.zeros(NUM_ACTIONS, np.int8)
     legal_mask(st, 0, cfg, out)
     return {int(a) for a in np.flatnonzero(out)}
 

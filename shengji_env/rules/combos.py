@@ -88,7 +88,7 @@ def _cmp_comp(k1, L1, t1, c1, k2, L2, t2, c2, tmp):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _cmp_list(m1, k1, L1, t1, c1, m2, k2, L2, t2, c2, tmp):
     """Lists in canonical order: keys lexicographically (longer extends greater), then index tuples
     (tmp: _cmp_comp's scratch)."""

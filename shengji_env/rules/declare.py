@@ -40,7 +40,7 @@ def _standing_declaration(s):
     return np.int64(s.decl_seat[nd - 1]), np.int64(s.decl_card[nd - 1]), np.int64(s.decl_cnt[nd - 1])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decl_options(st, b, cfg, p, out):
     """The legal declarations of seat p (SJ-4.3/4.5): returns how many, and sets out[a] = 1 for each
     when out is a mask (length > 0; an empty out only counts)."""
@@ -141,7 +141,7 @@ def _has_decl(s, allow_nt, p):
         ((bj >= 2) & ((bj > jS) | ((bj == jS) & (tx < 2))))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _finish_declaring(st, b, cfg):
     """The declaring is over. A standing declaration fixes trump (SJ-4.7: suit(x) for a level card,
     NT for jokers) and, in a first hand, the banker (SJ-4.8: the final or the first declarer, option
@@ -178,7 +178,7 @@ def _finish_declaring(st, b, cfg):
     _pick_up(st, b, cfg)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _deal_to_window(s, H4, allow_nt):
     """SJ-4.6 during the deal: hand out cards o[dealt], o[dealt + 1], ... until one opens a window
     (returns True: phase DECLARE, its receiver acting) or all 4H are dealt (False). Nothing in here

@@ -11,7 +11,7 @@ from .order import NPOS, card_esuit, esuit_table
 MAXA_R = 17
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _q1_targets(cnt, pc, pn, fk, fL, fm, D, ctarget):
     """Q1* (tuple counts by size) of the best assignment: ctarget[t] for t = 2..D (SJ-8.3)."""
     for t in range(5):
@@ -46,7 +46,7 @@ def _q1_targets(cnt, pc, pn, fk, fL, fm, D, ctarget):
         used_slots += take
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _build_blocks(cnt, pc, pn, fk, fL, fm, D, ctarget, bt_, br_, bc_, lvl_start, lvl_end):
     """Blocks (runs of r tuples of size t on consecutive positions) available in cnt, grouped by
     level t descending: level t occupies [lvl_start[t], lvl_end[t])."""
@@ -329,7 +329,7 @@ def follow_bits(s, em):
     return np.uint64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _follow_mask(st, b, cfg, out):
     """The FOLLOW mask (section 4): follow_bits where it decides, else the SJ-8.3 assignment search:
     a card is allowed iff some optimal assignment fits with the selection plus that card."""

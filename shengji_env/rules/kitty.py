@@ -22,7 +22,7 @@ def _pick_up(st, b, cfg):
         s.sel[c] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _kitty_flip(st, b, cfg):
     """SJ-4.9 kitty flip: sets trump and the revealed prefix."""
     s = st[b]

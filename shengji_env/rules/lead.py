@@ -18,7 +18,7 @@ from .scratch import (BB_SEAT, BB_SEL, BB_SIZE, DS_SIZE, ESM_ABOVE, ESM_SIZE, WS
 from .trick import play_card, play_cards
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _record_failed_throw(s, ws, ldr, play, cards):
     """SJ-7.4 failed throw of seat ldr, whose selection s.sel lies in the uint64 card set cards and
     of which play stays on the table: log the attempt, show the cards taken back, and charge the
@@ -76,7 +76,7 @@ def _ordinary_lead_of_one_card(s, ldr, c):
     _lead_on_table(s, ldr, k, s.es_tab[c])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _decompose_selection(s, ws, esm, stk, sb, D):
     """SJ-7.2 canonical decomposition of the selection (card set sb, two or more distinct cards of
     one esuit) into ws's component arrays (WS_COMP_*); returns the number of components. On 16-bit

@@ -86,12 +86,13 @@ def _card_tables():
 ESUIT_TABLE, POS_TABLE = _card_tables()
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_tables(st, b):
     """Fill the per-game esuit/position tables once trump is fixed: copies of the level's and trump's
     rows of ESUIT_TABLE and POS_TABLE."""
     s = st[b]
     lvl = s.hand_level
     t = s.trump
-    s.es_tab[:] = ESUIT_TABLE[lvl, t + 1]
-    s.pos_tab[:] = POS_TABLE[lvl, t + 1]
+    for c in range(54):  # a loop, not a slice copy: that one compiles a shape check with messages
+        s.es_tab[c] = ESUIT_TABLE[lvl, t + 1, c]
+        s.pos_tab[c] = POS_TABLE[lvl, t + 1, c]

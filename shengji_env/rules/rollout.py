@@ -151,7 +151,7 @@ def _rollout_one_ref(st, b, cfg, rng, mask):
 def batch_rollout_ref(st, cfg, rng):
     """batch_rollout with the plain loop (tests)."""
     n = 0
-    mask = np.zeros(NUM_ACTIONS, np.uint8)
+    mask = np.zeros(NUM_ACTIONS, np.int8)
     for b in range(st.shape[0]):
         n += _rollout_one_ref(st, b, cfg, rng, mask)
     return n
@@ -164,7 +164,7 @@ def batch_rollout(st, cfg, rng):
     of section 4, CARD by CARD while composing). Runs without the GIL: BatchGame calls it on
     slices of the batch from several threads."""
     n = 0
-    mask = np.zeros(NUM_ACTIONS, np.uint8)
+    mask = np.zeros(NUM_ACTIONS, np.int8)
     ws = make_ws()
     set_ws_cfg(ws, cfg)
     esm = make_esm()

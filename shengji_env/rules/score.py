@@ -8,7 +8,7 @@ from .order import card_points
 from .phases import NEED_DEAL, OVER
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def kitty_mult(z, single, mode):
     """SJ-10.2 multiplier m: z = largest component size of the last trick's F, single = F is one
     single card; mode 0 flat, 1 times_size, 2 power_size, 3 single_or_multi."""
@@ -21,7 +21,7 @@ def kitty_mult(z, single, mode):
     return 2 if single else 4
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def table_result(p, D):
     """SJ-11.1: (outcome 0 hold / 1 takeover, d) for opponents' points p with D decks."""
     S = 20 * D
@@ -35,7 +35,7 @@ def table_result(p, D):
     return 1, (p - T) // S
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def advance_team(level, d, declared, md_mask):
     """SJ-11.3: a team at `level` gains d levels one step at a time; declared = it declared this
     hand (at `level`). Returns (new level, steps taken, passed A)."""

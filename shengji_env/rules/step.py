@@ -162,7 +162,7 @@ def _auto(st, b, cfg, tmp, ws):
 @njit(cache=True, inline="always")
 def step_ws(st, b, cfg, a, ws, tmp):
     """Apply a legal action of game b (the caller checked the mask) and everything automatic.
-    ws: make_ws work arrays; tmp: uint8[84] scratch for auto_forced."""
+    ws: make_ws work arrays; tmp: int8[84] scratch for auto_forced."""
     s = st[b]
     for i in range(4):
         s.rewards[i] = 0.0
@@ -175,17 +175,22 @@ def step_ws(st, b, cfg, a, ws, tmp):
 @njit(cache=True, inline="always")
 def step_one(st, b, cfg, a):
     """step_ws with its own work arrays."""
-    step_ws(st, b, cfg, a, make_ws(), np.zeros(NUM_ACTIONS, np.uint8))
+    step_ws(st, b, cfg, a, make_ws(), np.zeros(NUM_ACTIONS, np.int8))
+
+
+@njit(cache=True, inline="always")
+def _auto_after_deal(st, b, cfg):
+    if cfg[C_AUTO]:
+        tmp = np.zeros(NUM_ACTIONS, np.int8)
+        ws = make_ws()
+        set_ws_cfg(ws, cfg)
+        _auto(st, b, cfg, tmp, ws)
 
 
 @njit(cache=True)
 def after_deal_auto(st, b, cfg):
     """Run auto_forced after a deal started (reset, redeal, next hand)."""
-    if cfg[C_AUTO]:
-        tmp = np.zeros(NUM_ACTIONS, np.uint8)
-        ws = make_ws()
-        set_ws_cfg(ws, cfg)
-        _auto(st, b, cfg, tmp, ws)
+    _auto_after_deal(st, b, cfg)
 
 
 @njit(cache=True)
@@ -197,14 +202,18 @@ def batch_current_player(st, out):
 
 @njit(cache=True)
 def batch_legal_mask(st, cfg, out):
+    # through an int8 row: legal_mask then compiles for one mask type, the env's (int8)
+    row = np.zeros(NUM_ACTIONS, np.int8)
     for b in range(st.shape[0]):
-        legal_mask(st, b, cfg, out[b])
+        legal_mask(st, b, cfg, row)
+        for a in range(NUM_ACTIONS):
+            out[b, a] = row[a]
 
 
 @njit(cache=True)
 def batch_step(st, cfg, actions):
     ws = make_ws()
-    tmp = np.zeros(NUM_ACTIONS, np.uint8)
+    tmp = np.zeros(NUM_ACTIONS, np.int8)
     for b in range(st.shape[0]):
         s = st[b]
         if actions[b] < 0 or s.phase > FOLLOW:
@@ -234,16 +243,26 @@ def sync_info(st, b, cfg, mask, info, rewards):
         mask[:] = 0
 
 
+AUTO_AFTER_DEAL = -1
+SYNC_ONLY = -2
+
+
 @njit(cache=True)
 def env_step(st, b, cfg, a, mask, info, rewards):
     """One AEC step in one call: apply action a, run everything automatic, report (sync_info; info
     must hold the report of the state before the step). Returns the step report of cardzoo.fastpath:
     the seat to act next when the step was quiet (the same phase, the same result, nobody paid, a seat
-    still to act), PHASE_STEP - that seat when it was quiet except that the phase changed, else RESYNC."""
+    still to act), PHASE_STEP - that seat when it was quiet except that the phase changed, else RESYNC.
+    a = AUTO_AFTER_DEAL runs after_deal_auto instead of an action, a = SYNC_ONLY only reports: the env
+    makes every kernel call through this one entry point, so a first run compiles the step and the mask
+    code into one piece of machine code, not into one per entry point."""
     phase = info[1]
     r_valid = info[4]
     r_key = info[5]
-    step_one(st, b, cfg, a)
+    if a >= 0:
+        step_one(st, b, cfg, a)
+    elif a == AUTO_AFTER_DEAL:
+        _auto_after_deal(st, b, cfg)
     sync_info(st, b, cfg, mask, info, rewards)
     actor = info[0]
     if actor < 0 or info[4] != r_valid or info[5] != r_key:

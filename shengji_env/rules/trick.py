@@ -209,7 +209,7 @@ def _winner_single_tuple(s, l0):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _winner_by_strength(s, ws, l0):
     """SJ-9.3: the winning seat of the completed trick (its plays at l0.. of the play log), each
     strength search (play_strength_ws) run only where it can decide: the lead matches F with esuit

@@ -91,3 +91,27 @@ def test_kernel_calls_compile_one_version_per_plain_types():
 
     assert caller_unsigned(7) == 8
     assert (types.uint64,) in helper.signatures
+
+
+def test_fast_target_config_keeps_numba_flag_semantics():
+    """cardzoo._jit.fast_target_config: numba's flags give the same option values, hash and equality
+    as numba's own definitions (one property per option), for defaults, set options and an option set
+    to its default explicitly."""
+    from numba.core.compiler import Flags
+
+    import cardzoo  # noqa: F401  (installs fast_target_config)
+
+    def numba_values(f):
+        return {k: getattr(f, k) for k in f.options}
+
+    plain, nogil, nogil2, explicit_default = Flags(), Flags(), Flags(), Flags()
+    nogil.release_gil = True
+    nogil2.release_gil = True
+    explicit_default.release_gil = False
+    for f in (plain, nogil, explicit_default):
+        assert f.values() == numba_values(f)
+        assert hash(f) == hash(tuple(sorted(numba_values(f))))
+    assert nogil.values()["release_gil"] is True and plain.values()["release_gil"] is False
+    assert nogil == nogil2 and plain == explicit_default
+    assert nogil != plain and plain != nogil
+    assert {(1, nogil): "a"}[(1, nogil2)] == "a"
