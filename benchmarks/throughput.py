@@ -145,6 +145,33 @@ def bench_legal_plays(config, budget, positions: int = 3000):
     return {"decisions_per_s": n / dt, "mean_plays": float(counts.mean())}
 
 
+def bench_aec_full(game, config, budget):
+    """The full RL loop: PettingZoo's agent_iter with env.last() (observation and mask) every
+    decision, a random legal action from the mask (OpenSpiel's counterpart: bench_openspiel observe)."""
+    env = make(game, **config)
+    rnd = random.Random(0)
+    state = {"games": 0}
+
+    def episode():
+        env.reset(seed=rnd.randrange(1 << 30))
+        steps = 0
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = obs["action_mask"].nonzero()[0]
+            env.step(int(legal[rnd.randrange(len(legal))]))
+            steps += 1
+        state["games"] += 1
+        return steps
+
+    episode()
+    state["games"] = 0
+    n, dt = _timed(episode, budget)
+    return {"decisions_per_s": n / dt, "games_per_s": state["games"] / dt, "loop": "full"}
+
+
 def bench_aec(game, config, wrapped: bool, budget):
     env = make(game, raw=not wrapped, **config)
     rnd = random.Random(0)
@@ -158,7 +185,7 @@ def bench_aec(game, config, wrapped: bool, budget):
             agent = env.agent_selection
             if env.terminations[agent] or env.truncations[agent]:
                 break
-            legal = np.flatnonzero(env.infos[agent]["action_mask"])
+            legal = env.infos[agent]["action_mask"].nonzero()[0]
             env.step(int(legal[rnd.randrange(len(legal))]))
             steps += 1
         state["games"] += 1
@@ -184,7 +211,9 @@ def bench_probe(batch, budget):
     return {"decisions_per_s": n * limit_probe.CARD_PLAYS_PER_GAME / dt, "games_per_s": n / dt}
 
 
-def bench_openspiel(name, budget):
+def bench_openspiel(name, budget, observe=False):
+    """Random play through pyspiel's State API: legal_actions() per decision, or with observe (the
+    full RL loop) observation_tensor() and legal_actions_mask(), the action drawn from the mask."""
     import pyspiel
 
     game = pyspiel.load_game(name)
@@ -200,12 +229,16 @@ def bench_openspiel(name, budget):
                 outcomes = s.chance_outcomes()
                 s.apply_action(outcomes[rnd.randrange(len(outcomes))][0])
                 continue
-            legal = s.legal_actions()
+            if observe:
+                s.observation_tensor()
+                legal = np.asarray(s.legal_actions_mask()).nonzero()[0]
+            else:
+                legal = s.legal_actions()
             if bridge and steps < 4:  # play phase: a quick auction (one bid, three passes)
                 a = legal[1] if steps == 0 else legal[0]
             else:
                 a = legal[rnd.randrange(len(legal))]
-            s.apply_action(a)
+            s.apply_action(int(a))
             steps += 1
         counter["games"] += 1
         return steps
@@ -213,7 +246,7 @@ def bench_openspiel(name, budget):
     episode()
     counter["games"] = 0
     n, dt = _timed(episode, budget)
-    return {"decisions_per_s": n / dt, "games_per_s": counter["games"] / dt}
+    return {"decisions_per_s": n / dt, "games_per_s": counter["games"] / dt, "loop": "full" if observe else "mask"}
 
 
 def cardzoo_through_pyspiel(games, budget):
@@ -258,7 +291,7 @@ def bench_pettingzoo_leduc(budget):
             if term or trunc:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(env.observe(agent)["action_mask"])
+            legal = env.observe(agent)["action_mask"].nonzero()[0]
             env.step(int(legal[rnd.randrange(len(legal))]))
             steps += 1
         return steps
@@ -306,8 +339,11 @@ def peer_jobs(budget: float) -> tuple[list, list]:
     """(jobs, notes): a job per installed peer measurement, a note per peer that is not installed."""
     jobs, notes = [], []
     if importlib.util.find_spec("pyspiel"):
-        for name, label in [("bridge(use_double_dummy_result=false)", "bridge, play phase"), ("hearts", "hearts")]:
+        bridge = "bridge(use_double_dummy_result=false)"
+        for name, label in [(bridge, "bridge, play phase"), ("hearts", "hearts")]:
             jobs.append(("OpenSpiel", label, lambda n=name: bench_openspiel(n, budget)))
+        jobs.append(("OpenSpiel", "bridge, play phase, observation_tensor() + legal_actions_mask()",
+                     lambda: bench_openspiel(bridge, budget, observe=True)))
     else:
         notes.append("OpenSpiel skipped: not installed (pip install \"cardzoo[bench]\")")
     if importlib.util.find_spec("rlcard"):  # PettingZoo's leduc_holdem runs on RLCard too
@@ -347,6 +383,8 @@ def run(args) -> int:
                      lambda g=game, c=config: bench_aec(g, c, False, args.budget)))
         jobs.append((f"cardzoo {game}", f"{label} env()",
                      lambda g=game, c=config: bench_aec(g, c, True, args.budget)))
+        jobs.append((f"cardzoo {game}", f"{label} env(), env.last() every decision",
+                     lambda g=game, c=config: bench_aec_full(g, c, args.budget)))
         if game == "shengji":
             jobs.append((f"cardzoo {game}", f"{label} legal_plays, follow positions/s",
                          lambda c=config: bench_legal_plays(c, args.budget)))
@@ -360,8 +398,10 @@ def run(args) -> int:
 
     base = {what: r for s, what, r in rows if s == "limit probe"}
     probe_plays = base.get("B=4096", {}).get("decisions_per_s")
-    bridge = next((r for s, w, r in rows if s == "OpenSpiel" and w.startswith("bridge")), {})
-    bridge_steps = bridge.get("decisions_per_s")
+    # each loop against OpenSpiel's bridge doing the same work per decision: masks only, or the full
+    # RL loop (observation and mask)
+    bridge_steps = {r.get("loop"): r.get("decisions_per_s") for s, w, r in rows
+                    if s == "OpenSpiel" and w.startswith("bridge")}
 
     def fmt(x):
         return "—" if x is None else f"{x:,.0f}"
@@ -374,7 +414,8 @@ def run(args) -> int:
             continue
         d = r.get("decisions_per_s")
         ratio_p = f"{d / probe_plays:.2f}" if d and probe_plays else "—"
-        ratio_b = f"{d / bridge_steps:.2f}" if d and bridge_steps else "—"
+        peer = bridge_steps.get(r.get("loop", "mask"))
+        ratio_b = f"{d / peer:.2f}" if d and peer else "—"
         gps = r.get("games_per_s")
         extra = ""
         if "rollout_games_per_s" in r:

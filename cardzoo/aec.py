@@ -338,7 +338,10 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
 
     def last(self, observe: bool = True):
         self._check_reset("last")
-        return super().last(observe)
+        agent = self.agent_selection
+        assert agent is not None
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -428,14 +431,17 @@ class _OrderEnforcing(OrderEnforcingWrapper):
             require_reset(env is not _NOT_RESET, "step")
             super().step(action)
 
-    # before reset these raise the adapter's NotResetError, as the raw env does
+    # before reset these raise the adapter's NotResetError, as the raw env does; after it they are
+    # the env's own (the base classes' would only pass through three more calls to the same code)
     def observe(self, agent):
-        require_reset(self._has_reset, "observe")
-        return super().observe(agent)
+        env = self._live
+        require_reset(env is not _NOT_RESET, "observe")
+        return env.observe(agent)
 
     def last(self, observe: bool = True):
-        require_reset(self._has_reset, "last")
-        return super().last(observe)
+        env = self._live
+        require_reset(env is not _NOT_RESET, "last")
+        return env.last(observe)
 
     def render(self):
         require_reset(self._has_reset, "render")

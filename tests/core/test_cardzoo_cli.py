@@ -28,7 +28,8 @@ def test_demo_plays_one_full_game_and_prints_its_result(game, capsys):
 def test_bench_measures_and_prints_a_table(capsys):
     assert main(["bench", "--games", "courtpiece", "--quick", "--budget", "0.05", "--no-peers"]) == 0
     rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| cardzoo courtpiece")]
-    assert len(rows) == 6 and all("failed" not in r for r in rows)
+    assert len(rows) == 7 and all("failed" not in r for r in rows)
+    assert sum("env(), env.last() every decision" in r for r in rows) == 1   # the full RL loop
 
 
 def test_unknown_arguments_are_refused():

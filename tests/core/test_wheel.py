@@ -134,6 +134,6 @@ def test_wheel_installs_and_runs_outside_the_checkout(tmp_path):
     bench = _run([cli, "bench", "--quick", "--budget", "0.1", "--games", "courtpiece"], outside, env)
     rows = [r for r in bench.splitlines() if r.startswith("| ")]
     assert any(r.startswith("| limit probe | B=4096 |") for r in rows)
-    assert sum(r.startswith("| cardzoo courtpiece ") for r in rows) == 6, bench
+    assert sum(r.startswith("| cardzoo courtpiece ") for r in rows) == 7, bench
     assert not any("failed" in r for r in rows), bench
     assert "OpenSpiel skipped: not installed" in bench and "rlcard not installed" in bench
