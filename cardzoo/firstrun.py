@@ -14,7 +14,7 @@ from cardzoo import _jit
 COMPILE_NOTES = {
     "courtpiece_env": ("Court Piece", "about 10 seconds"),
     "lopti_env": ("LOPTI", "about 20 seconds"),
-    "shengji_env": ("Sheng Ji", "about half a minute"),
+    "shengji_env": ("Sheng Ji", "about 20 seconds"),
 }
 
 _announced: set[str] = set()

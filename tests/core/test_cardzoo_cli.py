@@ -76,4 +76,4 @@ def test_the_compile_notice_sees_a_cold_cache_and_speaks_once(tmp_path, monkeypa
     said = io.StringIO()
     assert firstrun.announce_compile("shengji_env", stream=said)
     assert not firstrun.announce_compile("shengji_env", stream=said)
-    assert said.getvalue() == "cardzoo: compiling Sheng Ji kernels (first run only, about half a minute)...\n"
+    assert said.getvalue() == "cardzoo: compiling Sheng Ji kernels (first run only, about 20 seconds)...\n"
