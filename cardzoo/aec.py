@@ -24,6 +24,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from cardzoo.fastpath import ILLEGAL, PHASE_STEP, RESYNC, zero_mask
 from cardzoo.firstrun import announce_compile
@@ -449,7 +450,30 @@ class _OrderEnforcing(OrderEnforcingWrapper):
 
     def agent_iter(self, max_iter: int = 2**63):
         require_reset(self._has_reset, "agent_iter")
-        return super().agent_iter(max_iter)
+        return _AgentIterable(self, max_iter)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    def __iter__(self):
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator, its checks and its error, in one call per agent
+    instead of five (it runs once per decision of every RL loop)."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper._live
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        steps = getattr(env, "_steps", 0)
+        assert wrapper._updated or steps != wrapper._updated_at, \
+            "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._updated = False
+        wrapper._updated_at = steps
+        return env.agent_selection
 
 
 def wrap(raw: CardGameEnv) -> OrderEnforcingWrapper:

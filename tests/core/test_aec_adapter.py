@@ -227,6 +227,26 @@ def test_wrapper_agent_iter_still_needs_a_step_per_agent():
         next(it)
 
 
+def test_wrapper_agent_iter_yields_what_pettingzoos_does():
+    """Whole games through agent_iter (dead steps included) and max_iter give the same agents with
+    the wrapper's iterator as with PettingZoo's."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    def seen(env, max_iter):
+        env.reset(seed=3)
+        out = []
+        for agent in env.agent_iter(max_iter):
+            out.append(agent)
+            _, _, terminated, truncated, _ = env.last()
+            env.step(None if terminated or truncated else 1)
+        return out
+
+    for max_iter in (0, 1, 3, 2**63):
+        ours, theirs = seen(wrap(Nim()), max_iter), seen(OrderEnforcingWrapper(Nim()), max_iter)
+        assert ours == theirs and len(ours) == min(max_iter, len(theirs))
+    assert len(seen(wrap(Nim()), 2**63)) > 3
+
+
 def test_wrapper_subclass_with_its_own_step_keeps_it():
     """Only the wrapper's own step is replaced by the env's bound step: a subclass's step still runs."""
     from cardzoo.aec import _OrderEnforcing
