@@ -145,6 +145,21 @@ def bench_legal_plays(config, budget, positions: int = 3000):
     return {"decisions_per_s": n / dt, "mean_plays": float(counts.mean())}
 
 
+def _agent_iter_episode(env, rnd) -> int:
+    """The rest of a reset PettingZoo AEC episode in the full RL loop: agent_iter, env.last() every
+    decision, a uniformly random legal action from its mask. Returns the decisions made."""
+    steps = 0
+    for _ in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = obs["action_mask"].nonzero()[0]
+        env.step(int(legal[rnd.randrange(len(legal))]))
+        steps += 1
+    return steps
+
+
 def bench_aec_full(game, config, budget):
     """The full RL loop: PettingZoo's agent_iter with env.last() (observation and mask) every
     decision, a random legal action from the mask (OpenSpiel's counterpart: bench_openspiel observe)."""
@@ -154,15 +169,7 @@ def bench_aec_full(game, config, budget):
 
     def episode():
         env.reset(seed=rnd.randrange(1 << 30))
-        steps = 0
-        for _ in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = obs["action_mask"].nonzero()[0]
-            env.step(int(legal[rnd.randrange(len(legal))]))
-            steps += 1
+        steps = _agent_iter_episode(env, rnd)
         state["games"] += 1
         return steps
 
@@ -285,16 +292,7 @@ def bench_pettingzoo_leduc(budget):
 
     def episode():
         env.reset(seed=rnd.randrange(1 << 30))
-        steps = 0
-        for agent in env.agent_iter():
-            _, _, term, trunc, info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = env.observe(agent)["action_mask"].nonzero()[0]
-            env.step(int(legal[rnd.randrange(len(legal))]))
-            steps += 1
-        return steps
+        return _agent_iter_episode(env, rnd)
 
     n, dt = _timed(episode, budget)
     return {"decisions_per_s": n / dt}
