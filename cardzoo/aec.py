@@ -332,13 +332,15 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                 info["action_mask"] = zero
 
     def observe(self, agent: str) -> dict:
-        self._check_reset("observe")
+        if self._rng is None:  # _check_reset, without a call on the path every decision takes
+            self._check_reset("observe")
         seat = self.seat_of(agent)
         mask = self._mask if seat == self._actor else self._zero_mask
         return {"observation": self._game_observation(seat), "action_mask": mask.copy()}
 
     def last(self, observe: bool = True):
-        self._check_reset("last")
+        if self._rng is None:
+            self._check_reset("last")
         agent = self.agent_selection
         assert agent is not None
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
