@@ -84,10 +84,10 @@ def make_agent(spec: str, game: str, seed: int | None = None, env_config: dict |
         agent = search_class(game)(game, seed, env_config=env_config, **_parse_kwargs(rest))
     elif name == "learned":
         from agents.learned import LearnedAgent
-        from agents.residual import FORMAT as RESIDUAL, ResidualAgent, checkpoint_format
+        from agents.residual import FORMAT as RESIDUAL, checkpoint_format, residual_agent_class
 
         path, _, opts = rest.partition(",")
-        kind = ResidualAgent if checkpoint_format(path) == RESIDUAL else LearnedAgent
+        kind = residual_agent_class(path) if checkpoint_format(path) == RESIDUAL else LearnedAgent
         agent = kind(game, seed, checkpoint=path, **_parse_kwargs(opts))
     else:
         raise ValueError(f"unknown agent {spec!r}: use random, heuristic, greedy, pimc[:k=v,...] or learned:<path.pt>")

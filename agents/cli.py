@@ -80,8 +80,8 @@ def add_train(sub) -> None:
     p = sub.add_parser("train", help="self-play PPO training on BatchGame (needs torch)")
     _game_options(p)
     p.add_argument("--algo", choices=["ppo", "residual"], default="ppo",
-                   help="ppo: distil the heuristic, then masked PPO; residual (Court Piece, LOPTI): label decisions "
-                        "with the search agent, fit the heuristic's overrides (agents/residual.py)")
+                   help="ppo: distil the heuristic, then masked PPO; residual (Court Piece, LOPTI, Sheng Ji): label "
+                        "decisions with the search agent, fit the heuristic's overrides (agents/residual.py)")
     p.add_argument("--minutes", type=positive_float, default=5.0,
                    help="wall time (residual: of labelling; fitting follows)")
     p.add_argument("--label-games", type=positive_int, default=None,

@@ -44,9 +44,11 @@ FORMAT = "cardzoo-residual-v1"
 MARGINS = (0.0, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1)
 LABEL_NOISE = 0.01                 # added to se^2 in the weights: labels with se 0 are not infinitely sure
 FIELDS = ("obs", "mask", "prior", "adv", "se")
+PLAY_FIELDS = FIELDS + ("plays",)  # games whose candidates are whole plays: each slot's cards, too
 LABEL_AGAINST = ("search", "heuristic")     # who the labelling search agent plays with and against
 #: the games with a residual trainer: game -> module holding its ``GAME`` (a ResidualGame)
-GAMES = {"courtpiece": "agents.courtpiece.residual", "lopti": "agents.lopti.residual"}
+GAMES = {"courtpiece": "agents.courtpiece.residual", "lopti": "agents.lopti.residual",
+         "shengji": "agents.shengji.residual"}
 
 
 def _torch():
@@ -64,6 +66,10 @@ class ResidualGame(ABC):
     scaled: bool = True            # divide each observation entry by its largest magnitude in the labels
     search_options: str = ""       # the labelling search agent's options (an agent spec's k=v list)
     kinds: tuple = ("play",)       # the kinds of decision a network may learn to change
+    #: 0: the candidates are the game's actions (``num_actions`` of them). > 0: they are whole plays
+    #: (Sheng Ji composes a play card by card), ``num_actions`` slots per decision, each described
+    #: to the network by this many features (``model_inputs``); the labels then carry ``plays``.
+    play_features: int = 0
 
     @abstractmethod
     def heuristic(self, seed: int | None) -> Agent:
@@ -98,6 +104,24 @@ class ResidualGame(ABC):
         """Canonical action ids back to the game's."""
         return np.asarray(ids, np.int64)
 
+    # ---- games whose candidates are whole plays (play_features > 0) ----------------------------------
+    def searched_plays(self, search) -> np.ndarray:
+        """The candidate plays of the decision ``search`` just scored, one row per slot."""
+        raise NotImplementedError
+
+    def model_inputs(self, data: dict, idx) -> tuple:
+        """(float32 network input rows, per-slot features float32[n, slots, play_features] or None)
+        of the labels ``data`` at ``idx``."""
+        return data["obs"][idx], None
+
+    def agent_class(self):
+        """The agent class that plays this game's residual checkpoints."""
+        return ResidualAgent
+
+
+def fields(rules: ResidualGame) -> tuple:
+    return PLAY_FIELDS if rules.play_features else FIELDS
+
 
 def residual_game(game: str) -> ResidualGame:
     if game not in GAMES:
@@ -106,24 +130,29 @@ def residual_game(game: str) -> ResidualGame:
 
 
 def build_residual_model(obs_size: int, num_actions: int, hidden: int = 256, layers: int = 2,
-                         scaled: bool = False, members: int = 1):
+                         scaled: bool = False, members: int = 1, play_features: int = 0):
     """A(s, a) over the canonical actions from the canonical observation and the prior's one-hot;
     ``scaled``: the observation is divided by the ``obs_scale`` buffer (set by ``fit``). With
     ``members`` > 1 it is the mean of that many such networks (fitted from different initial weights
-    on the same labels: the mean's error is smaller than a single network's)."""
+    on the same labels: the mean's error is smaller than a single network's). With
+    ``play_features`` > 0 the actions are ``num_actions`` candidate slots, each scored from the
+    observation's encoding, its own features and the prior's (``build_play_model``)."""
     torch = _torch()
     nn = torch.nn
     if members > 1:
         class ResidualEnsemble(nn.Module):
             def __init__(self):
                 super().__init__()
-                self.members = nn.ModuleList(build_residual_model(obs_size, num_actions, hidden, layers, scaled)
+                self.members = nn.ModuleList(build_residual_model(obs_size, num_actions, hidden, layers, scaled,
+                                                                  play_features=play_features)
                                              for _ in range(members))
 
-            def forward(self, obs, prior_onehot):
-                return torch.stack([m(obs, prior_onehot) for m in self.members]).mean(dim=0)
+            def forward(self, obs, prior_onehot, feats=None):
+                return torch.stack([m(obs, prior_onehot, feats) for m in self.members]).mean(dim=0)
 
         return ResidualEnsemble()
+    if play_features:
+        return build_play_model(obs_size, play_features, hidden, layers, scaled)
 
     class ResidualNet(nn.Module):
         def __init__(self):
@@ -137,13 +166,48 @@ def build_residual_model(obs_size: int, num_actions: int, hidden: int = 256, lay
             if scaled:
                 self.register_buffer("obs_scale", torch.ones(obs_size))
 
-        def forward(self, obs, prior_onehot):
+        def forward(self, obs, prior_onehot, feats=None):
             if scaled:
                 obs = obs / self.obs_scale
             z = self.adv(self.body(torch.cat([obs, prior_onehot], dim=1)))
             return z - (z * prior_onehot).sum(dim=1, keepdim=True)
 
     return ResidualNet()
+
+
+def build_play_model(obs_size: int, play_features: int, hidden: int = 256, layers: int = 2, scaled: bool = False):
+    """A(s, p) for candidate plays described by features: an encoding of the observation, then for
+    every slot one hidden layer over (encoding, the play's features, the prior play's features).
+    The hidden layer's input is a sum of three products, so the encoding's and the prior's are
+    computed once per decision, not once per slot."""
+    torch = _torch()
+    nn = torch.nn
+    head = max(32, hidden // 2)
+
+    class PlayResidualNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            dims = [obs_size] + [hidden] * layers
+            body = []
+            for i in range(layers):
+                body += [nn.Linear(dims[i], dims[i + 1]), nn.ReLU()]
+            self.body = nn.Sequential(*body)
+            self.from_state = nn.Linear(hidden, head)
+            self.from_play = nn.Linear(play_features, head, bias=False)
+            self.from_prior = nn.Linear(play_features, head, bias=False)
+            self.value = nn.Linear(head, 1)
+            if scaled:
+                self.register_buffer("obs_scale", torch.ones(obs_size))
+
+        def forward(self, obs, prior_onehot, feats=None):
+            if scaled:
+                obs = obs / self.obs_scale
+            prior = (feats * prior_onehot[:, :, None]).sum(dim=1)
+            per_decision = self.from_state(self.body(obs)) + self.from_prior(prior)
+            z = self.value(torch.relu(per_decision[:, None, :] + self.from_play(feats))).squeeze(-1)
+            return z - (z * prior_onehot).sum(dim=1, keepdim=True)
+
+    return PlayResidualNet()
 
 
 def _onehot(ids, n: int):
@@ -217,6 +281,15 @@ def save_residual(model, path, meta: dict) -> tuple[Path, Path]:
     return path, jpath
 
 
+def residual_agent_class(path):
+    """The agent class for the residual checkpoint at ``path`` (its game's ``agent_class``)."""
+    try:
+        game = json.loads(Path(path).with_suffix(".json").read_text()).get("game")
+    except (OSError, ValueError, AttributeError):
+        game = None
+    return residual_game(game).agent_class() if game in GAMES else ResidualAgent
+
+
 def checkpoint_format(path) -> str | None:
     """The ``format`` a checkpoint's JSON half declares (None when it cannot be read)."""
     try:
@@ -257,7 +330,7 @@ def load_residual(path):
     except Exception as e:  # truncated, not a torch file, refused by weights_only: all unreadable
         raise ValueError(f"{path}: unreadable weights ({type(e).__name__}: {e})") from None
     model = build_residual_model(rules.obs_size, rules.num_actions, meta.get("hidden", 256), meta.get("layers", 2),
-                                 meta.get("scaled", False), meta.get("members", 1))
+                                 meta.get("scaled", False), meta.get("members", 1), rules.play_features)
     want = {k: tuple(v.shape) for k, v in model.state_dict().items()}
     have = {k: tuple(getattr(v, "shape", ())) for k, v in state.items()} if isinstance(state, dict) else {}
     if have != want:
@@ -283,7 +356,8 @@ def recording(rules: ResidualGame, search: Agent, kinds=("play",)) -> Agent:
 
     def evaluate_and_keep(*args, **kwargs):
         values, per_world = evaluate(*args, **kwargs)
-        seen["per_world"] = per_world
+        # per candidate: a dict by action id, or a list by candidate slot (games scoring whole plays)
+        seen["per_world"] = per_world if isinstance(per_world, dict) else dict(enumerate(per_world))
         return values, per_world
 
     def act_and_record(observation, action_mask) -> int:
@@ -302,7 +376,10 @@ def recording(rules: ResidualGame, search: Agent, kinds=("play",)) -> Agent:
             searched[a] = 1
             adv[a] = d.mean()
             se[a] = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else 0.0
-        search.rows.append((obs.astype(np.float16), searched, int(h), adv, se))
+        row = (obs.astype(np.float16), searched, int(h), adv, se)
+        if rules.play_features:
+            row += (rules.searched_plays(search),)
+        search.rows.append(row)
         return choice
 
     search.evaluate, search.act = evaluate_and_keep, act_and_record
@@ -336,14 +413,14 @@ def label_positions(game: str, env_config: dict, seed: int, worker: int, seconds
         played += 1
     if not agent.rows:
         raise ValueError("no decision was searched: give the labelling more time or games")
-    data = dict(zip(FIELDS, (np.stack(x) for x in zip(*agent.rows))))
+    data = dict(zip(fields(rules), (np.stack(x) for x in zip(*agent.rows))))
     return dict(data, games=played, seconds=time.perf_counter() - t0)
 
 
 def _label_to_file(args) -> tuple[str, int, float]:
     game, env_config, seed, worker, seconds, games, search, against, path = args
     d = label_positions(game, env_config, seed, worker, seconds, games, search, against)
-    np.savez(path, **{k: d[k] for k in FIELDS})
+    np.savez(path, **{k: d[k] for k in fields(residual_game(game))})
     return path, d["games"], d["seconds"]
 
 
@@ -362,7 +439,7 @@ def label_parallel(game: str, env_config: dict, seed: int, workers: int, folder:
     else:
         with mp.get_context("spawn").Pool(workers) as pool:
             done = pool.map(_label_to_file, jobs)
-    data = load_labels([p for p, _, _ in done])
+    data = load_labels([p for p, _, _ in done], game)
     data["games"] = sum(g for _, g, _ in done)
     data["seconds"] = max(s for _, _, s in done)
     if not keep:
@@ -371,10 +448,10 @@ def label_parallel(game: str, env_config: dict, seed: int, workers: int, folder:
     return data
 
 
-def load_labels(paths) -> dict:
+def load_labels(paths, game: str) -> dict:
     """The labels of ``labels_<w>.npz`` files, concatenated."""
     parts = [np.load(p) for p in paths]
-    return {k: np.concatenate([p[k] for p in parts]) for k in FIELDS}
+    return {k: np.concatenate([p[k] for p in parts]) for k in fields(residual_game(game))}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -382,7 +459,11 @@ def load_labels(paths) -> dict:
 # ------------------------------------------------------------------------------------------------
 
 def canonical_labels(rules: ResidualGame, data: dict) -> dict:
-    """The labels with every decision in canonical form (in chunks: the arrays are large)."""
+    """The labels with every decision in canonical form (in chunks: the arrays are large). Games
+    whose candidates are plays have no canonical form: their inputs are built per minibatch
+    (``model_inputs``), so the labels stay in their compact stored types."""
+    if rules.play_features:
+        return data
     n = len(data["obs"])
     out = {"obs": np.empty((n, rules.obs_size), np.float32), "mask": np.empty_like(data["mask"]),
            "prior": np.empty(n, np.int64), "adv": np.empty_like(data["adv"]), "se": np.empty_like(data["se"])}
@@ -404,6 +485,27 @@ def held_out_gain(adv_pred, mask, adv_label, margin: float) -> tuple[float, floa
     return float(gain.mean()), float(change.mean())
 
 
+def network_inputs(rules: ResidualGame, data: dict) -> tuple:
+    """(inputs, per-slot features or None) of every label: ``rules.model_inputs`` computed once, in
+    chunks, kept as float16 (counts and coarse fractions: exact enough, half the memory)."""
+    if not rules.play_features:
+        return data["obs"], None
+    n = len(data["obs"])
+    x = np.empty((n, rules.obs_size), np.float16)
+    feats = np.empty((n, rules.num_actions, rules.play_features), np.float16)
+    for i in range(0, n, 16384):
+        x[i:i + 16384], feats[i:i + 16384] = rules.model_inputs(data, np.arange(i, min(n, i + 16384)))
+    return x, feats
+
+
+def _largest(inputs, rows) -> np.ndarray:
+    """float32: each input's largest magnitude over ``rows``, at least 1 (in chunks: the inputs are large)."""
+    top = np.ones(inputs.shape[1], np.float32)
+    for i in range(0, len(rows), 65536):
+        top = np.maximum(top, np.abs(inputs[np.sort(rows[i:i + 65536])]).max(axis=0))
+    return top
+
+
 def fit(rules: ResidualGame, data: dict, hidden: int = 256, layers: int = 2, epochs: int = 6, lr: float = 1e-3,
         minibatch: int = 512, seed: int = 0, held_out: float = 0.05, log=print, progress=None, members: int = 1):
     """Fit a residual network to canonical labels; returns (model, facts) with the margin chosen.
@@ -417,18 +519,21 @@ def fit(rules: ResidualGame, data: dict, hidden: int = 256, layers: int = 2, epo
     n_val = max(1, int(n * held_out))
     val, train = perm[:n_val], perm[n_val:]
     torch.manual_seed(seed)     # member 0 is built first: members=1 is the plain fit, weight for weight
-    model = build_residual_model(rules.obs_size, rules.num_actions, hidden, layers, rules.scaled, members)
+    model = build_residual_model(rules.obs_size, rules.num_actions, hidden, layers, rules.scaled, members,
+                                 rules.play_features)
     nets = list(model.members) if members > 1 else [model]
-    scale = np.maximum(1.0, np.abs(data["obs"][train]).max(axis=0)) if rules.scaled else None
+    inputs, feats = network_inputs(rules, data)
+    scale = _largest(inputs, train) if rules.scaled else None
 
     def tensors(idx):
-        return (torch.as_tensor(data["obs"][idx]), torch.as_tensor(_onehot(data["prior"][idx], rules.num_actions)),
+        return (torch.as_tensor(inputs[idx].astype(np.float32, copy=False)),
+                torch.as_tensor(_onehot(data["prior"][idx], rules.num_actions)),
                 torch.as_tensor(data["mask"][idx].astype(np.float32)), torch.as_tensor(data["adv"][idx]),
-                torch.as_tensor(data["se"][idx]))
+                torch.as_tensor(data["se"][idx]), None if feats is None else torch.as_tensor(feats[idx].astype(np.float32)))
 
     def loss_of(net, batch):
-        obs, prior, mask, adv, se = batch
-        pred = net(obs, prior)
+        obs, prior, mask, adv, se, feats = batch
+        pred = net(obs, prior, feats)
         w = mask / (se ** 2 + LABEL_NOISE)
         return ((pred - adv) ** 2 * w).sum() / w.sum(), pred
 
@@ -518,7 +623,7 @@ def earlier_labels(run, cfg: ResidualConfig) -> tuple[dict, dict]:
     if before.get("game") != cfg.game or dict(before.get("env_config") or {}) != dict(cfg.env_config):
         raise ValueError(f"{run}: its labels are of {before.get('game')!r} {before.get('env_config')}, "
                          f"not {cfg.game!r} {cfg.env_config}")
-    return load_labels(files), before
+    return load_labels(files, cfg.game), before
 
 
 def train_residual(cfg: ResidualConfig, out_dir, log=print, progress=None) -> dict:

@@ -427,27 +427,37 @@ class ShengJiSearch(DeterminizedSearch):
         sit = Situation(self.env.unwrapped.public_state(), self.seat, obs, cfg)
         if sit.supported is not None:
             return self.fall_back(h)
-        t0 = time.perf_counter()
-        found = self._worlds(sit, cfg)
-        if found is None:
+        chosen = self.choose_play(sit, obs, action_mask, phase, h, cfg)
+        if chosen is None:
             return self.fall_back(h)
-        rep, keep = found
-        cands, hplay = self._candidates(sit, obs, action_mask, rep, keep[0], phase, h)
-        if len(cands) == 1:
-            choice = 0
-            self.record(t0)
-        else:
-            try:
-                values, per = self.evaluate(sit, rep, keep, cands, phase, cfg)
-            except ValueError:            # a candidate the env refuses in some world: keep the heuristic
-                return self.fall_back(h)
-            # candidates are indices into cands: the first best, then the z test against the heuristic's
-            choice = self.override(int(np.argmax(values)), hplay, dict(enumerate(per)))
-            self.record(t0, games=int(sum(len(p) for p in per)), values=[float(v) for v in values],
-                        plays=[_cards(c) for c in cands], choice=choice, heuristic=hplay)
+        cands, choice = chosen
         self.plan = _cards(cands[choice]) + ([DONE] if phase == LEAD else [])
         nxt = self._next_of_plan(obs, action_mask)
         return h if nxt is None else nxt
+
+    def choose_play(self, sit, obs, action_mask, phase: int, h: int, cfg: dict):
+        """(candidate plays, the index of the one to play) for a LEAD or FOLLOW decision whose
+        composition has not started; None: keep the heuristic's play. The search's choice: the
+        candidates' mean rollout values over sampled worlds, then the z test against the heuristic's."""
+        t0 = time.perf_counter()
+        found = self._worlds(sit, cfg)
+        if found is None:
+            return None
+        rep, keep = found
+        plays = rep.legal_plays(int(keep[0]), max_plays=200000).astype(np.int64) if phase == FOLLOW else None
+        cands, hplay = self.candidates(sit, obs, action_mask, plays, phase, h)
+        if len(cands) == 1:
+            self.record(t0)
+            return cands, 0
+        try:
+            values, per = self.evaluate(sit, rep, keep, cands, phase, cfg)
+        except ValueError:            # a candidate the env refuses in some world: keep the heuristic
+            return None
+        # candidates are indices into cands: the first best, then the z test against the heuristic's
+        choice = self.override(int(np.argmax(values)), hplay, dict(enumerate(per)))
+        self.record(t0, games=int(sum(len(p) for p in per)), values=[float(v) for v in values],
+                    plays=[_cards(c) for c in cands], choice=choice, heuristic=hplay)
+        return cands, choice
 
     # ---- worlds -------------------------------------------------------------------------------------
     def _worlds(self, sit: Situation, cfg: dict):
@@ -498,13 +508,13 @@ class ShengJiSearch(DeterminizedSearch):
                 break
         return sel
 
-    def _candidates(self, sit, obs, mask0, rep, row, phase, h=None):
-        """Candidate plays (count vectors) and the index of the heuristic's play among them
-        (h: the heuristic's action for obs and mask0, when known)."""
+    def candidates(self, sit, obs, mask0, plays, phase, h=None):
+        """Candidate plays (count vectors) and the index of the heuristic's play among them.
+        ``plays``: a FOLLOW's complete legal plays (count vectors, ``legal_plays``); h: the
+        heuristic's action for obs and mask0, when known."""
         first = None if h is None else (mask0, h)
         hand = sit.my_hand
         if phase == FOLLOW:
-            plays = rep.legal_plays(int(row), max_plays=200000).astype(np.int64)
             n = int(round(obs[LEAD_COUNT]))
 
             def legal_fn(sel):

@@ -117,8 +117,8 @@ def test_checkpoint_round_trip_and_errors(tmp_path):
     meta_path.write_text(json.dumps(dict(meta, hidden=9)))
     with pytest.raises(ValueError, match="do not fit"):
         load_residual(path)
-    meta_path.write_text(json.dumps(dict(meta, game="shengji")))
-    with pytest.raises(ValueError, match="play courtpiece, lopti, not 'shengji'"):
+    meta_path.write_text(json.dumps(dict(meta, game="chess")))
+    with pytest.raises(ValueError, match="play courtpiece, lopti, shengji, not 'chess'"):
         load_residual(path)
     meta_path.write_text(json.dumps(dict(meta, game="lopti")))
     with pytest.raises(ValueError, match="do not fit"):
@@ -145,12 +145,13 @@ def test_train_residual_command_writes_a_playable_checkpoint(tmp_path, capsys):
     assert isinstance(make_agent(str(out / "model.pt"), "courtpiece", seed=0), ResidualAgent)
 
 
-def test_train_residual_refuses_other_games(capsys):
-    from cardzoo.cli import main
+def test_every_game_has_a_residual_trainer_and_others_are_refused():
+    from agents.residual import GAMES, residual_game
+    from cardzoo.registry import list_games
 
-    with pytest.raises(SystemExit) as exit_:
-        main(["train", "shengji", "--algo", "residual", "--label-games", "1"])
-    assert exit_.value.code != 0 and "residual trains courtpiece and lopti policies" in capsys.readouterr().err
+    assert set(GAMES) == set(list_games())
+    with pytest.raises(ValueError, match="residual policies play courtpiece, lopti, shengji, not 'chess'"):
+        residual_game("chess")
 
 
 def test_a_teacher_that_searches_calls_labels_them_and_the_policy_changes_them(tmp_path):
