@@ -1,5 +1,5 @@
 """Search distillation into a residual policy: the heuristic's move, overridden where a network has
-learned from the search agent that another move is better (Court Piece, Mendi Coat and LOPTI).
+learned from the search agent that another move is better (Court Piece, Mendi Coat, LOPTI, Sheng Ji).
 
 **Why residual.** Imitating the heuristic with a network costs a few percent of strength (the
 imitation errors), and the search's gain over the heuristic lives in a minority of decisions (in
@@ -14,6 +14,12 @@ move: one heuristic call and one forward pass per decision, no search.
 **What a game supplies** (a ``ResidualGame`` in ``agents/<game>/residual.py``): its search agent
 class, which decisions the network may change and which actions it may play there (the ones the
 search scores), the canonical form of a decision, and the labelling search's options.
+
+**Whole plays** (``play_features`` > 0, Sheng Ji): where a move is composed over several actions,
+the candidates are the search's candidate plays, up to ``num_actions`` slots a decision, and the
+network scores each slot from the play's features and the prior play's (``build_play_model``)
+instead of one output per action id. The labels, the fit and the margin are the same, with slots
+for actions.
 
 **Labels** (``label_positions``): the search agent plays every seat of seeded random deals; at
 every searched decision its per-world rollout values give, for each candidate, the mean paired

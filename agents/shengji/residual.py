@@ -22,7 +22,7 @@ import numpy as np
 
 from agents.residual import ResidualAgent, ResidualGame
 from agents.shengji.heuristic import HAND, HAND_LEVEL, PHASE, PLAYED, SEL, TRICK, TRUMP, ShengJiHeuristic, card_points
-from agents.shengji.search import FOLLOW, LEAD, ShengJiSearch, _counts
+from agents.shengji.search import FOLLOW, LEAD, MAX_PLAYS, ShengJiSearch, _counts
 from shengji_env.observe import OBS_SIZE
 
 SLOTS = 16                       # candidate plays per decision: max_leads (16) and max_plays (10) fit
@@ -122,7 +122,10 @@ class _NetworkChoice(ShengJiSearch):
     def choose_play(self, sit, obs, action_mask, phase, h, cfg):
         plays = None
         if phase == FOLLOW:
-            plays = np.array([_counts(t) for t in self.env.unwrapped.legal_plays()], np.int64)
+            try:
+                plays = np.array([_counts(t) for t in self.env.unwrapped.legal_plays(MAX_PLAYS)], np.int64)
+            except ValueError:        # more legal follows than can be listed: the heuristic's play
+                return None
         cands, hplay = self.candidates(sit, obs, action_mask, plays, phase, h)
         if len(cands) == 1:
             return cands, 0

@@ -54,6 +54,7 @@ from agents.shengji.heuristic import (HAND, HAND_LEVEL, HAND_SIZES, LEAD_COUNT, 
 from cardzoo.cards import card_index, card_text
 
 DONE = 54
+MAX_PLAYS = 200000     # legal follows listed at most; beyond it (rare, a long multi-deck throw) the heuristic plays
 LEAD, FOLLOW = 3, 4
 PHASE_IDS = {"DECLARE": 0, "NAME_TRUMP": 1, "BURY": 2, "LEAD": 3, "FOLLOW": 4, "OVER": 5}
 DEAL_SIZES = {1: (12, 6), 2: (25, 8), 3: (39, 6), 4: (52, 8)}
@@ -363,10 +364,14 @@ class ShengJiSearch(DeterminizedSearch):
     """Sheng Ji determinized search; see the module docstring. Options: ``samples`` (worlds per
     decision), ``rollouts`` (random playouts per world and play), ``max_plays`` (candidate plays
     when following), ``max_leads`` (candidate leads), ``z`` (the search overrides the heuristic's
-    play only when its paired advantage exceeds z standard errors; 0 = pure arg-max)."""
+    play only when its paired advantage exceeds z standard errors; 0 = pure arg-max), ``prior`` (a
+    residual checkpoint: its pick among the candidates replaces the heuristic's play as the one to
+    beat)."""
 
     games = ("shengji",)
     heuristic = ShengJiHeuristic
+    #: ``prior=<residual checkpoint>``: the policy whose pick among the candidates is the default play
+    play_prior = None
 
     def __init__(self, game: str | None = "shengji", seed: int | None = None, samples: int = 8,
                  rollouts: int = 2, max_plays: int = 10, max_leads: int = 16, z: float = 1.0,
@@ -381,7 +386,21 @@ class ShengJiSearch(DeterminizedSearch):
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
+        if self.play_prior is not None:
+            self.play_prior.reset(seed)
         self.plan = None
+
+    def _learned_prior(self, path: str, seed: int | None):
+        """A Sheng Ji residual policy scores whole plays: it becomes ``play_prior``, whose pick among
+        the searched candidates is the play the search must beat (the heuristic still composes the
+        plays and answers the decisions that are not searched). Any other checkpoint: the base rule."""
+        from agents import make_agent
+
+        agent = make_agent(f"learned:{path}", "shengji", seed)
+        if not hasattr(agent, "pick"):
+            return super()._learned_prior(path, seed)
+        self.play_prior = agent
+        return self.fallback
 
     def _config(self) -> dict:
         cfg = super()._config()
@@ -444,7 +463,12 @@ class ShengJiSearch(DeterminizedSearch):
         if found is None:
             return None
         rep, keep = found
-        plays = rep.legal_plays(int(keep[0]), max_plays=200000).astype(np.int64) if phase == FOLLOW else None
+        plays = None
+        if phase == FOLLOW:
+            try:
+                plays = rep.legal_plays(int(keep[0]), max_plays=MAX_PLAYS).astype(np.int64)
+            except ValueError:        # more legal follows than can be listed (a long throw led): the heuristic's
+                return None
         cands, hplay = self.candidates(sit, obs, action_mask, plays, phase, h)
         if len(cands) == 1:
             self.record(t0)
@@ -453,10 +477,11 @@ class ShengJiSearch(DeterminizedSearch):
             values, per = self.evaluate(sit, rep, keep, cands, phase, cfg)
         except ValueError:            # a candidate the env refuses in some world: keep the heuristic
             return None
-        # candidates are indices into cands: the first best, then the z test against the heuristic's
-        choice = self.override(int(np.argmax(values)), hplay, dict(enumerate(per)))
+        # candidates are indices into cands: the first best, then the z test against the default play
+        default = hplay if self.play_prior is None else self.play_prior.pick(obs, cands, hplay)
+        choice = self.override(int(np.argmax(values)), default, dict(enumerate(per)))
         self.record(t0, games=int(sum(len(p) for p in per)), values=[float(v) for v in values],
-                    plays=[_cards(c) for c in cands], choice=choice, heuristic=hplay)
+                    plays=[_cards(c) for c in cands], choice=choice, heuristic=hplay, default=default)
         return cands, choice
 
     # ---- worlds -------------------------------------------------------------------------------------

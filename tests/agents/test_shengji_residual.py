@@ -154,6 +154,34 @@ def test_the_fit_and_the_checkpoint(labels, tmp_path):
     assert (a[torch.arange(5), torch.as_tensor(labels["prior"][:5])] == 0).all()   # A(s, h) = 0
 
 
+def test_the_search_beats_the_residual_policys_pick_when_given_as_prior(tmp_path):
+    from agents.arena import play_aec, random_deal
+
+    zero, _ = save_residual(_model(), tmp_path / "zero.pt", _meta())
+    greedy, _ = save_residual(_model(points_weight=1.0), tmp_path / "greedy.pt", _meta())
+    deal = random_deal("shengji", np.random.default_rng(4))
+    games = {}
+    for name, spec in (("plain", SMALL_SEARCH), ("zero", f"{SMALL_SEARCH},prior={zero}"),
+                       ("greedy", f"{SMALL_SEARCH},prior={greedy}")):
+        searches = [make_agent(f"pimc:{spec}", "shengji", seed=9), make_agent(f"pimc:{spec}", "shengji", seed=9)]
+        defaults = []
+        for s in searches:
+            act = s.act
+
+            def keep(obs, mask, s=s, act=act):
+                a = act(obs, mask)
+                defaults.append((s.last.get("heuristic"), s.last.get("default")))
+                s.last = {}
+                return a
+            s.act = keep
+        heur = ShengJiHeuristic("shengji", 1)
+        rewards, _ = play_aec("shengji", [searches[0], heur, searches[1], heur], {}, deal, seed=2)
+        games[name] = (list(rewards), [d for d in defaults if d[0] is not None])
+    assert games["plain"][1] and all(h == d for h, d in games["plain"][1])
+    assert games["zero"] == games["plain"]                              # a zero network picks the heuristic's play
+    assert any(h != d for h, d in games["greedy"][1])                   # the points-greedy prior changes defaults
+
+
 def test_search_options_beyond_the_slots_are_refused():
     with pytest.raises(ValueError, match="at most 16 plays"):
         GAME.search_agent(0, {}, max_leads=20)

@@ -319,13 +319,19 @@ def test_lopti_states_take_their_full_domains():
 
 # ---- checkpoints (agents/learned.py) -----------------------------------------------------------------
 def _checkpoint_copy(tmp_path, name, edit=None, pt_bytes=None):
-    """A copy of the shipped Sheng Ji PPO checkpoint, its JSON edited / its weights' bytes rewritten."""
-    src = Path(__file__).resolve().parents[2] / "agents" / "checkpoints"
-    meta = json.loads((src / "shengji.json").read_text())
+    """A small Sheng Ji PPO checkpoint (agents.learned), its JSON edited / its weights' bytes rewritten."""
+    from agents.learned import build_model, save_checkpoint
+
+    src = tmp_path / "source"
+    if not (src / "ppo.pt").is_file():
+        save_checkpoint(build_model(938, 84, hidden=32, layers=2), src / "ppo.pt",
+                        {"game": "shengji", "obs_size": 938, "num_actions": 84, "hidden": 32, "layers": 2,
+                         "activation": "tanh", "env_config": {}})
+    meta = json.loads((src / "ppo.json").read_text())
     if edit is not None:
         edit(meta)
     (tmp_path / f"{name}.json").write_text(json.dumps(meta))
-    data = (src / "shengji.pt").read_bytes()
+    data = (src / "ppo.pt").read_bytes()
     (tmp_path / f"{name}.pt").write_bytes(data if pt_bytes is None else pt_bytes(data))
     return tmp_path / f"{name}.pt"
 
