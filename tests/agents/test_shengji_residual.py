@@ -196,3 +196,20 @@ def test_train_residual_shengji_command(tmp_path):
     meta = json.loads((out / "model.json").read_text())
     assert meta["game"] == "shengji" and meta["teacher"] == f"pimc:{SMALL_SEARCH}"
     assert isinstance(make_agent(str(out / "model.pt"), "shengji", seed=0), ShengJiResidualAgent)
+
+
+def test_follows_with_more_plays_than_listed_keep_the_heuristics_play(monkeypatch, tmp_path):
+    """A follow whose legal plays exceed the listing limit (a long multi-deck throw led) is not
+    searched or scored: the heuristic plays it, and the game goes on legally."""
+    import agents.shengji.residual as residual_mod
+    import agents.shengji.search as search_mod
+
+    monkeypatch.setattr(residual_mod, "MAX_PLAYS", 1)
+    monkeypatch.setattr(search_mod, "MAX_PLAYS", 1)
+    greedy = ShengJiResidualAgent("shengji", 0, model=_model(points_weight=1.0), meta=_meta())
+    search = make_agent(f"pimc:{SMALL_SEARCH}", "shengji", seed=0)
+    for agent in (greedy.chooser, search):
+        before = agent.stats["fallbacks"]
+        res = duplicate_match("shengji", greedy if agent is greedy.chooser else search,
+                              ShengJiHeuristic("shengji", 1), deals=1, seed=6)
+        assert res.deals == 1 and agent.stats["fallbacks"] > before
