@@ -36,6 +36,8 @@ import warnings
 import numpy as np
 from numba import njit
 
+from cardzoo.cards import leading_zeros
+
 STATE_WORDS = 6
 STATE_HI, STATE_LO, INC_HI, INC_LO, HAS_UINT32, UINTEGER = range(6)
 
@@ -193,14 +195,10 @@ def seed_rows(words, nwords, states):
 
 @njit(inline="always", cache=True)
 def _interval_mask(max_value):
-    """The smallest all-ones bit mask >= max_value (max_value < 2**32), random_interval's mask."""
-    mask = np.uint64(max_value)
-    mask |= mask >> np.uint64(1)
-    mask |= mask >> np.uint64(2)
-    mask |= mask >> np.uint64(4)
-    mask |= mask >> np.uint64(8)
-    mask |= mask >> np.uint64(16)
-    return mask
+    """The smallest all-ones bit mask >= max_value (1 <= max_value < 2**32), random_interval's mask.
+    From the leading-zero count: in the shuffle, the next index waits on this mask, and a count
+    is three instructions where five shift-or steps are ten cycles."""
+    return (np.uint64(2) << (np.uint64(63) - leading_zeros(np.uint64(max_value)))) - _ONE
 
 
 @njit(inline="always", cache=True)
@@ -221,7 +219,8 @@ def permutation_into(row, out, n):
     """Generator.permutation(n) into out[:n]: arange(n) shuffled from the top (Generator.shuffle),
     j = random_interval(i) for i = n-1 .. 1. Written as one loop over 32-bit draws: a rejected draw
     swaps out[i] with itself and keeps i, so the ~25% unpredictable rejections select instead of
-    branch (same draws, same result, ~20% faster than the nested loops)."""
+    branch (same draws, same result, ~20% faster than the nested loops); what remains on the
+    loop-carried path is the mask, the test and the decrement."""
     for i in range(n):
         out[i] = i
     i = n - 1
