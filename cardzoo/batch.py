@@ -94,7 +94,7 @@ class BatchGameBase(ABC):
         seed = check_seed(seed, self.n)  # game b is seeded seed + b
         if deals is not None and (not isinstance(deals, (list, tuple)) or len(deals) != self.n):
             raise ValueError(f"deals must be a list of {self.n} deals (one per game) or None")
-        seeds = [None] * self.n if seed is None else [seed + b for b in range(self.n)]
+        seeds = [None] * self.n if seed is None else range(seed, seed + self.n)
         self._reset_games(seeds, None if deals is None else list(deals))
         self.rewards[:] = 0.0
         self._is_reset = True

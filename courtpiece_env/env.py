@@ -459,12 +459,11 @@ class BatchGame(BatchGameBase):
         deals; its numpy Generator is built from the state left after the deal only when the game
         draws again (change cards, a match's next bazi)."""
         n = self.n
-        states = nprandom.seeded_states(seeds)
+        words, nwords = nprandom.entropy_words(seeds)
+        states = np.empty((n, nprandom.STATE_WORDS), np.uint64)
         orders = np.zeros((n, 4, 13), np.int8)
         dealers = np.zeros(n, np.int64)
-        perms = np.empty((n, 2, 52), np.int8)
-        nprandom.permutation_rows(states, perms)  # the draw's permutation(52), then the deal's
-        if K.deal_from_perms(perms, orders, dealers) >= 0:
+        if K.seeded_deals(words, nwords, states, orders, dealers) >= 0:  # the draw's permutation(52), then the deal's
             return False  # a draw ran out of cards: the Python path raises as it always did
         st = new_state(n)
         st["score"] = 0

@@ -26,7 +26,7 @@ from courtpiece_env.rules.batch import (
     start_bazi_at, start_bazi_batch, step_batch, step_one, timeout_card_one,
 )
 from courtpiece_env.rules.cards import ONE, ZERO
-from courtpiece_env.rules.deal import change_order, check_orders, deal_from_perms, order_from_perm
+from courtpiece_env.rules.deal import change_order, check_orders, order_from_perm, seeded_deals
 from courtpiece_env.rules.rollout import rollout, rollout_rows
 
 TWINS = (
@@ -40,7 +40,7 @@ TWINS = (
 __all__ = [
     "TWINS",
     "ONE", "ZERO", "apply_action", "apply_timeout_card", "begin_one", "change_order", "check_orders",
-    "current_player_batch", "deal_from_perms", "inject_batch", "legal_bits", "legal_mask_batch", "mask_one",
-    "order_from_perm", "replay_batch", "result_fields", "rollout", "rollout_rows", "start_bazi", "start_bazi_at",
+    "current_player_batch", "inject_batch", "legal_bits", "legal_mask_batch", "mask_one",
+    "order_from_perm", "replay_batch", "seeded_deals", "result_fields", "rollout", "rollout_rows", "start_bazi", "start_bazi_at",
     "start_bazi_batch", "step_batch", "step_one", "timeout_card_one", "write_mask",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cardzoo import nprandom
 from courtpiece_env.rules.cards import ZERO, card_bit
 
 
@@ -65,6 +66,38 @@ def deal_from_perms(perms, orders, dealers):
         dealer = (winner + 3) & 3
         dealers[b] = dealer
         order_from_perm(perms[b, 1], dealer, orders[b])
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def seeded_deals(words, nwords, states, orders, dealers):
+    """deal_from_perms for seeded games in one pass, no permutation array: game b's generator
+    default_rng(seed) from its entropy words (nprandom.seed_row into states[b]), then its draw and
+    its deal drawn and used at once, games b and b + 1 side by side (nprandom._permutation_pair).
+    Returns -1, or the first game whose draw ran out of cards."""
+    rank = np.empty(4, np.int64)
+    contenders = np.empty(4, np.int64)
+    pa = np.empty(52, np.int8)
+    pb = np.empty(52, np.int8)
+    nb = states.shape[0]
+    for b in range(0, nb, 2):
+        c = min(b + 1, nb - 1)  # an odd batch's last game is paired with itself, its result kept once
+        ra = states[b]
+        rb = states[c] if c != b else np.empty(states.shape[1], states.dtype)
+        nprandom.seed_row(words[b], nwords[b], ra)
+        nprandom.seed_row(words[c], nwords[c], rb)
+        nprandom._permutation_pair(ra, pa, rb, pb, 52)
+        wa = draw_winner(pa, contenders, rank)
+        wb = draw_winner(pb, contenders, rank)
+        if wa < 0:
+            return b
+        if wb < 0:
+            return c
+        dealers[b] = (wa + 3) & 3
+        dealers[c] = (wb + 3) & 3
+        nprandom._permutation_pair(ra, pa, rb, pb, 52)
+        order_from_perm(pa, dealers[b], orders[b])
+        order_from_perm(pb, dealers[c], orders[c])
     return -1
 
 

@@ -92,32 +92,42 @@ def test_courtpiece_fast_reset_equals_aec_env():
         assert g._eps[b].rng.bit_generator.state == e.unwrapped._ep.rng.bit_generator.state
 
 
-def test_courtpiece_deal_from_perms_draw_ties_and_exhaustion():
-    # CP-2.3's draw against deals.run_draw on random draws (ties of the top rank are common) and on
-    # crafted ones: a two-seat tie settled by the next pair, a three-way tie, then a draw whose ties
-    # use up all 52 cards (each rank's four cards in a row), which is reported for the Python path
+def test_courtpiece_draw_winner_ties_and_exhaustion():
+    # CP-2.3's draw (rules.deal.draw_winner, what the seeded reset runs) against deals.run_draw on
+    # random draws (ties of the top rank are common) and on crafted ones: a two-seat tie settled by
+    # the next pair, a three-way tie, then a draw whose ties use up all 52 cards (each rank's four
+    # cards in a row), which is reported (-1) so that the reset takes the Python path
+    from courtpiece_env.rules.deal import draw_winner
+
     rng = np.random.default_rng(11)
-    n = 400
-    perms = np.stack([[rng.permutation(52), rng.permutation(52)] for _ in range(n)]).astype(np.int8)
     def crafted(head):
         rest = [c for c in rng.permutation(52).tolist() if c not in head]
         return np.array(head + rest, np.int8)
-    perms[0, 0] = crafted([12, 25, 0, 1, 11, 10])           # AC AD 2C 3C | KC QC: seat 0
-    perms[1, 0] = crafted([5, 12, 25, 38, 50, 24, 49])     # 7C AC AD AH | KS KD QS: seats 1, 2 again
-    orders, dealers = np.zeros((n, 4, 13), np.int8), np.zeros(n, np.int64)
-    assert K.deal_from_perms(perms, orders, dealers) == -1
+    draws = [crafted([12, 25, 0, 1, 11, 10]),            # AC AD 2C 3C | KC QC: seat 0
+             crafted([5, 12, 25, 38, 50, 24, 49])]       # 7C AC AD AH | KS KD QS: seats 1, 2 again
+    draws += [rng.permutation(52).astype(np.int8) for _ in range(400)]
+    contenders, rank = np.empty(4, np.int64), np.empty(4, np.int64)
     ties = 0
-    for b in range(n):
-        cards = perms[b, 0].tolist()
-        ranks = [c % 13 for c in cards[:4]]
+    for k, cards in enumerate(draws):
+        ranks = [c % 13 for c in cards[:4].tolist()]
         ties += ranks.count(max(ranks)) > 1
-        dealer = (dealmod.run_draw(cards) - 1) % 4
-        assert dealers[b] == dealer, b
-        order = np.zeros((4, 13), np.int8)
-        K.order_from_perm(perms[b, 1].astype(np.int64), dealer, order)
-        assert (orders[b] == order).all()
-    assert dealers[0] == 3 and ties > 20
-    perms[7, 0] = [r + 13 * s for r in range(13) for s in range(4)]
-    assert K.deal_from_perms(perms, orders, dealers) == 7
+        assert draw_winner(cards, contenders, rank) == dealmod.run_draw(cards.tolist()), k
+    assert draw_winner(draws[0], contenders, rank) == 0 and ties > 20
+    exhausted = np.array([r + 13 * s for r in range(13) for s in range(4)], np.int8)
+    assert draw_winner(exhausted, contenders, rank) == -1
     with pytest.raises(StopIteration):
-        dealmod.run_draw(perms[7, 0].tolist())
+        dealmod.run_draw(exhausted.tolist())
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 33])
+def test_courtpiece_seeded_deals_any_batch_size(n):
+    # games are dealt in pairs (nprandom._permutation_pair): an odd batch's last game too must come
+    # out as its own default_rng(seed + b) deals it, generator state included
+    fast = courtpiece_env.BatchGame(n)
+    slow = courtpiece_env.BatchGame(n)
+    for seed in (0, 5, 2**40 + 3):
+        fast.reset(seed=seed)
+        per_game_reset(slow, seed)
+        assert fast.records.tobytes() == slow.records.tobytes(), (n, seed)
+        for b in range(n):
+            assert fast._eps[b].rng.bit_generator.state == slow._eps[b].rng.bit_generator.state, (n, seed, b)
