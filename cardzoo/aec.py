@@ -53,6 +53,13 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         ValueError before changing anything: a failed reset leaves the env as it was (the adapter
         restores the generator)."""
 
+    def _game_reset_seeded(self, seed: int):
+        """Optional, for speed: ``_game_reset(numpy.random.default_rng(seed), None)`` with the
+        generator's draws made in numba (cardzoo.nprandom). Returns the generator as it stands after
+        the reset's draws (an nprandom.LazyGenerator: a real Generator is built only if something
+        draws again), or None where the game cannot (then nothing changed and the plain reset runs)."""
+        return None
+
     @abstractmethod
     def _game_step(self, action: int) -> None:
         """Apply a legal action of the actor (already checked against the mask)."""
@@ -163,8 +170,10 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                 options = {k: v for k, v in options.items() if k in self.reset_options}
         if seed is not None or self._rng is None:
             # a fresh generator: a failed reset drops it, so there is nothing to restore
-            rng = np.random.default_rng(seed)
-            self._game_reset(rng, options)
+            rng = self._game_reset_seeded(seed) if seed is not None and not options else None
+            if rng is None:
+                rng = np.random.default_rng(seed)
+                self._game_reset(rng, options)
         else:
             rng = self._rng
             saved_rng = rng.bit_generator.state  # the getter builds a new dict: a snapshot already

@@ -179,6 +179,11 @@ class raw_env(aec.CardGameEnv):
         self._neworder = np.zeros((4, 13), np.int8)
         # the actor's legal mask, rewritten in place by every step (the adapter hands out copies)
         self._next_mask = np.zeros(NUM_ACTIONS, np.int8)
+        # work arrays of _game_reset_seeded (a seed's entropy words, the draw's dealer and deal order)
+        self._seed_words = np.zeros((1, 2), np.uint32)
+        self._seed_nwords = np.zeros(1, np.int64)
+        self._seed_orders = np.zeros((1, 4, 13), np.int8)
+        self._seed_dealers = np.zeros(1, np.int64)
         self._zero_rewards = _NO_REWARDS
         self._rewards_now = self._zero_rewards
         self._bind()
@@ -191,6 +196,26 @@ class raw_env(aec.CardGameEnv):
         self._step = _AEC_STEP.at(self._st, self._cfg, 0, self._neworder, self._next_mask)
 
     # ---- hooks -------------------------------------------------------------------------------
+    def _game_reset_seeded(self, seed):
+        """Section 7 steps 1-2 of an option-free reset in one jitted call (BatchGame's seeded reset
+        for one game): the env then holds exactly what _game_reset(default_rng(seed), None) leaves."""
+        if not nprandom.STREAM_MATCHES:
+            return None
+        words, nwords = self._seed_words, self._seed_nwords
+        hi = seed >> 32
+        words[0, 0] = seed & 0xFFFFFFFF
+        words[0, 1] = hi
+        nwords[0] = 2 if hi else 1
+        states = np.empty((1, nprandom.STATE_WORDS), np.uint64)  # the generator's own: kept by it
+        if not _Kernels.seeded_begin_one(self._st, 0, self._cfg, words, nwords, states, self._seed_orders,
+                                         self._seed_dealers):
+            return None
+        rng = nprandom.LazyGenerator(states, 0)
+        self._ep = dealmod.Episode(rng, [], None, None, [])
+        self._bazi_result = None
+        self._refresh()
+        return rng
+
     def _game_reset(self, rng, options):
         ep, dealer, order, score, streak, bazi_index = dealmod.prepare_episode(self.config, rng, options)
         # validated: from here nothing can fail, so the state array is reused in place
@@ -355,6 +380,9 @@ class _Kernels:
         cls.mask_one = _fast(K.mask_one, st, 0, cfg, mask)
         cls.observe_one = _fast(observe_one, st, 0, cfg, 0, np.zeros(OBS_SIZE, np.float32))
         cls.begin_one = _fast(K.begin_one, st, 0, cfg, order, 0, 0, 0, 0, 0, 0)
+        cls.seeded_begin_one = _fast(K.seeded_begin_one, st, 0, cfg, np.zeros((1, 2), np.uint32),
+                                     np.zeros(1, np.int64), np.zeros((1, nprandom.STATE_WORDS), np.uint64),
+                                     np.zeros((1, 4, 13), np.int8), np.zeros(1, np.int64))
         cls.start_bazi_at = _fast(K.start_bazi_at, st, 0, cfg, order, 0)
         cls.result_fields = _fast(K.result_fields, st, 0, np.zeros(13, np.int64))
         cls.ready = True

@@ -150,12 +150,38 @@ class _Setup:
             self.trump = TRUMP_NAMES.index(tr.upper())
 
 
-def _init_game(st, b, cfg_arr, cfg: cfgmod.Config, setup: _Setup, rng: np.random.Generator):
-    """Section 7.4 draws for the first hand and the kernel start of game b."""
+def _first_draws(cfg: cfgmod.Config, setup: _Setup, rng: np.random.Generator):
+    """Section 7.4's draws for the first hand: its order (unless injected), then its preset trump
+    (unless given). Returns (order, trump)."""
     order = setup.deal if setup.deal is not None else canonical_order(rng, cfg.decks)
     trump = setup.trump
     if cfg.declaration_mode == "preset" and trump < 0:
         trump = int(rng.integers(4))
+    return order, trump
+
+
+@njit(cache=True)
+def _seeded_first_draws_one(words, nwords, states, perm, order, decks, preset):
+    """_first_draws of an option-free reset from default_rng(seed), in numba (cardzoo.nprandom; the
+    seed as entropy words[0]): the order canonical[permutation(54 D)] into order, the generator's
+    state after the draws in states[0]; returns the preset trump integers(4), or -1 when
+    declarations decide it."""
+    row = states[0]
+    nprandom.seed_row(words[0], nwords[0], row)
+    n = 54 * decks
+    nprandom.permutation_into(row, perm, n)
+    for i in range(n):
+        order[i] = perm[i] // decks  # canonical holds each card `decks` times, ascending
+    if preset:
+        return nprandom.integers_below(row, 4)
+    return np.int64(-1)
+
+
+_SEEDED_FIRST_DRAWS = KernelEntry(_seeded_first_draws_one)
+
+
+def _init_game(st, b, cfg_arr, cfg: cfgmod.Config, setup: _Setup, order, trump: int):
+    """The kernel start of game b's first hand from its section 7.4 draws (_first_draws)."""
     s = st[b]
     s["levels"][:] = setup.levels
     s["banker"] = setup.banker
@@ -416,6 +442,11 @@ class raw_env(aec.CardGameEnv):
         self._rew = np.zeros(4, np.float32)
         # the actor's legal mask, rewritten in place by every step (the adapter hands out copies)
         self._cur_mask = np.zeros(NUM_ACTIONS, np.int8)
+        # _game_reset_seeded's options (none) and work arrays (a seed's entropy words, the shuffle)
+        self._no_options = _Setup(self.config, None, None)
+        self._seed_words = np.zeros((1, 2), np.uint32)
+        self._seed_nwords = np.zeros(1, np.int64)
+        self._seed_perm = np.zeros(54 * self.config.decks, np.int16)
         super().__init__(4, render_mode=render_mode)
         self._bind()
 
@@ -431,12 +462,35 @@ class raw_env(aec.CardGameEnv):
         self._env_step(self._st, 0, self._cfg, K.SYNC_ONLY, self._cur_mask, self._info, self._rew)
 
     # ---- hooks ----
+    def _game_reset_seeded(self, seed):
+        """_game_reset(default_rng(seed), None) with the first draws made in numba: the env then holds
+        exactly what the plain path leaves (a redeal draws on from the same generator state)."""
+        if not nprandom.STREAM_MATCHES:
+            return None
+        words, nwords = self._seed_words, self._seed_nwords
+        hi = seed >> 32
+        words[0, 0] = seed & 0xFFFFFFFF
+        words[0, 1] = hi
+        nwords[0] = 2 if hi else 1
+        states = np.empty((1, nprandom.STATE_WORDS), np.uint64)  # the generator's own: kept by it
+        order = np.empty(54 * self.config.decks, np.int8)
+        trump = int(_SEEDED_FIRST_DRAWS(words, nwords, states, self._seed_perm, order, self.config.decks,
+                                        self.config.declaration_mode == "preset"))
+        rng = nprandom.LazyGenerator(states, 0)
+        self._start(self._no_options, order, trump, rng)
+        return rng
+
     def _game_reset(self, rng, options):
         setup = _Setup(self.config, options, rng)
+        order, trump = _first_draws(self.config, setup, rng)
+        self._start(setup, order, trump, rng)
+
+    def _start(self, setup, order, trump, rng):
+        """The new episode from its validated options and first draws (nothing fails from here)."""
         st = self._blank_u8.copy().view(self._blank.dtype)
         if isinstance(self._blank, np.recarray):  # make_state's form with numba's JIT disabled
             st = st.view(np.recarray)
-        _init_game(st, 0, self._cfg, self.config, setup, rng)
+        _init_game(st, 0, self._cfg, self.config, setup, order, trump)
         queues = [list(setup.redeals)]
         self._st = st
         self._redeal_queue = queues

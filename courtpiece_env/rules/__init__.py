@@ -23,7 +23,7 @@ from cardzoo.twins import Twin
 from courtpiece_env.rules.actions import apply_action, apply_timeout_card, legal_bits, start_bazi, write_mask
 from courtpiece_env.rules.batch import (
     begin_one, current_player_batch, inject_batch, legal_mask_batch, mask_one, replay_batch, result_fields,
-    start_bazi_at, start_bazi_batch, step_batch, step_one, timeout_card_one,
+    seeded_begin_one, start_bazi_at, start_bazi_batch, step_batch, step_one, timeout_card_one,
 )
 from courtpiece_env.rules.cards import ONE, ZERO
 from courtpiece_env.rules.deal import change_order, check_orders, order_from_perm, seeded_deals
@@ -41,6 +41,6 @@ __all__ = [
     "TWINS",
     "ONE", "ZERO", "apply_action", "apply_timeout_card", "begin_one", "change_order", "check_orders",
     "current_player_batch", "inject_batch", "legal_bits", "legal_mask_batch", "mask_one",
-    "order_from_perm", "replay_batch", "seeded_deals", "result_fields", "rollout", "rollout_rows", "start_bazi", "start_bazi_at",
+    "order_from_perm", "replay_batch", "seeded_begin_one", "seeded_deals", "result_fields", "rollout", "rollout_rows", "start_bazi", "start_bazi_at",
     "start_bazi_batch", "step_batch", "step_one", "timeout_card_one", "write_mask",
 ]

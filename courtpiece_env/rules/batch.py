@@ -7,6 +7,7 @@ from numba import njit
 
 from courtpiece_env.rules.actions import apply_action, apply_timeout_card, legal_bits, start_bazi, write_mask
 from courtpiece_env.rules.cards import ONE
+from courtpiece_env.rules.deal import seeded_deals
 from courtpiece_env.state import NEED_DEAL
 
 
@@ -86,6 +87,17 @@ def start_bazi_at(st, b, cfg, order, dealer):
 def start_bazi_batch(st, cfg, orders, dealers):
     for b in range(st.shape[0]):
         start_bazi(st[b], cfg, orders[b], dealers[b])
+
+
+@njit(cache=True, error_model="numpy")
+def seeded_begin_one(st, b, cfg, words, nwords, states, orders, dealers):
+    """A fresh episode (no options) of game b from default_rng(seed), the seed as entropy words[0]:
+    section 7's draw and deal (deal.seeded_deals, the generator's state left in states[0]), then
+    the first bazi. Returns False, nothing started, when the draw ran out of cards."""
+    if seeded_deals(words, nwords, states, orders, dealers) >= 0:
+        return False
+    begin_one(st, b, cfg, orders[0], dealers[0], 0, 0, -1, 0, 0)
+    return True
 
 
 @njit(cache=True, error_model="numpy")

@@ -80,24 +80,34 @@ def seeded_deals(words, nwords, states, orders, dealers):
     pa = np.empty(52, np.int8)
     pb = np.empty(52, np.int8)
     nb = states.shape[0]
-    for b in range(0, nb, 2):
-        c = min(b + 1, nb - 1)  # an odd batch's last game is paired with itself, its result kept once
+    for b in range(0, nb - 1, 2):
         ra = states[b]
-        rb = states[c] if c != b else np.empty(states.shape[1], states.dtype)
+        rb = states[b + 1]
         nprandom.seed_row(words[b], nwords[b], ra)
-        nprandom.seed_row(words[c], nwords[c], rb)
+        nprandom.seed_row(words[b + 1], nwords[b + 1], rb)
         nprandom._permutation_pair(ra, pa, rb, pb, 52)
         wa = draw_winner(pa, contenders, rank)
         wb = draw_winner(pb, contenders, rank)
         if wa < 0:
             return b
         if wb < 0:
-            return c
+            return b + 1
         dealers[b] = (wa + 3) & 3
-        dealers[c] = (wb + 3) & 3
+        dealers[b + 1] = (wb + 3) & 3
         nprandom._permutation_pair(ra, pa, rb, pb, 52)
         order_from_perm(pa, dealers[b], orders[b])
-        order_from_perm(pb, dealers[c], orders[c])
+        order_from_perm(pb, dealers[b + 1], orders[b + 1])
+    if nb % 2:
+        b = nb - 1
+        row = states[b]
+        nprandom.seed_row(words[b], nwords[b], row)
+        nprandom.permutation_into(row, pa, 52)
+        w = draw_winner(pa, contenders, rank)
+        if w < 0:
+            return b
+        dealers[b] = (w + 3) & 3
+        nprandom.permutation_into(row, pa, 52)
+        order_from_perm(pa, dealers[b], orders[b])
     return -1
 
 

@@ -104,3 +104,43 @@ def test_shengji_fast_reset_later_draws_identical(config):
     assert branch._st.tobytes() == ref._st.tobytes()
     for i in range(n):
         assert branch._rngs[i].permutation(20).tolist() == ref._rngs[i].permutation(20).tolist()
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=[str(c) for c in CONFIGS])
+def test_shengji_env_seeded_reset_equals_numpy_path(config):
+    # env.reset(seed=s) without options makes §7.4's first draws in numba (_game_reset_seeded); the
+    # env must be the one _game_reset(default_rng(s), None) makes, and so must every later draw
+    # (a redeal, a match's next hand, a reset() without a seed), also in a clone
+    import copy
+    import pickle
+
+    for seed in (0, 5, 2**32 + 9, SEED_MAX):
+        fast, slow = shengji_env.env(**config), shengji_env.env(**config)
+        slow.unwrapped._game_reset_seeded = lambda s: None  # the plain path: numpy's Generator
+        fast.reset(seed=seed)
+        slow.reset(seed=seed)
+        assert fast.unwrapped._st.tobytes() == slow.unwrapped._st.tobytes(), seed
+        assert type(fast.unwrapped._rng).__name__ == "LazyGenerator"
+        twin = pickle.loads(pickle.dumps(fast)) if seed % 2 else copy.deepcopy(fast)
+        rng = np.random.default_rng(seed % 1000)
+        for _ in range(2):
+            for _ in range(300):
+                agent = fast.agent_selection
+                if fast.terminations[agent] or fast.truncations[agent]:
+                    break
+                mask = fast.infos[agent]["action_mask"]
+                assert np.array_equal(mask, slow.infos[agent]["action_mask"])
+                a = int(rng.choice(np.flatnonzero(mask)))
+                for e in (fast, slow, twin):
+                    e.step(a)
+                assert fast.unwrapped._st.tobytes() == slow.unwrapped._st.tobytes()
+                assert same_fields(twin.unwrapped._st, slow.unwrapped._st)
+            for e in (fast, slow, twin):
+                e.reset()  # no seed: the episode's generator draws on
+            assert fast.unwrapped._st.tobytes() == slow.unwrapped._st.tobytes()
+            assert same_fields(twin.unwrapped._st, slow.unwrapped._st)
+
+
+def same_fields(a, b) -> bool:
+    """Equal records field by field (a copy need not copy the padding bytes between fields)."""
+    return all(np.array_equal(a[name], b[name]) for name in a.dtype.names)
