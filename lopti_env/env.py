@@ -508,8 +508,20 @@ def aec_step(st, words, cards, act, mask_out):
     return RESYNC
 
 
+@njit(cache=True)
+def seeded_decks_one(words, nwords, states, decks):
+    """Section 7.3's decks of an option-free reset from default_rng(seed), in numba (cardzoo.nprandom;
+    the seed as entropy words[0]): deck r = the r-th permutation(52), the generator's state after
+    them in states[0]."""
+    row = states[0]
+    nprandom.seed_row(words[0], nwords[0], row)
+    for r in range(decks.shape[0]):
+        nprandom.permutation_into(row, decks[r], 52)
+
+
 _aec_step = KernelEntry(aec_step)
 _observe_one = KernelEntry(observe_one)
+_seeded_decks_one = KernelEntry(seeded_decks_one)
 
 
 class raw_env(_Game, CardGameEnv):
@@ -572,6 +584,21 @@ class raw_env(_Game, CardGameEnv):
                 self._aux.bit_generator.state = aux_saved
             raise
 
+    def _game_reset_seeded(self, seed):
+        """_game_reset(default_rng(seed), None) with the decks drawn in numba (outside session mode,
+        where the safeguard coins come from a second generator, default_rng([seed, 1]))."""
+        if self.config.session or not nprandom.STREAM_MATCHES:
+            return None
+        words = np.zeros((1, 2), np.uint32)
+        hi = seed >> 32
+        words[0, 0] = seed & 0xFFFFFFFF
+        words[0, 1] = hi
+        states = np.empty((1, nprandom.STATE_WORDS), np.uint64)  # the generator's own: kept by it
+        decks = np.empty((self.R, 52), np.int8)
+        _seeded_decks_one(words, np.array([2 if hi else 1], np.int64), states, decks)
+        self._start(decks, self._coins_from(None), None, self.config.first_dealer, {})
+        return nprandom.LazyGenerator(states, 0)
+
     def _game_reset(self, rng, options):
         options = options or {}  # (an unknown key never gets here: the adapter warns and drops it, 9.6)
         if "deal" in options and "state" in options:
@@ -594,7 +621,11 @@ class raw_env(_Game, CardGameEnv):
         decks = self._decks_from(rng)
         for i, d in injected.items():
             decks[i] = d
-        coins = self._coins_from(aux)
+        self._start(decks, self._coins_from(aux), aux, fd, options)
+
+    def _start(self, decks, coins, aux, fd, options):
+        """The new episode from its validated options and draws (nothing fails from here on but an
+        injected state's own checks, which run on the scratch record)."""
         st = self._scratch
         self._scratch_u8[:] = self._blank_u8
         if "state" in options:
