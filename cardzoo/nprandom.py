@@ -329,6 +329,15 @@ def entropy_words(seeds, suffix=()):
     return words, np.array([len(r) for r in rows], np.int64)
 
 
+def put_seed_words(seed: int, words, nwords) -> None:
+    """entropy_words of one seed (an int 0 <= seed < 2**64) written into words[0, :2] (uint32) and
+    nwords[0]: an env's per-reset call, without building arrays."""
+    hi = seed >> 32
+    words[0, 0] = seed & 0xFFFFFFFF
+    words[0, 1] = hi
+    nwords[0] = 2 if hi else 1
+
+
 def seeded_states(seeds, suffix=()) -> np.ndarray:
     """uint64[B, STATE_WORDS]: the PCG64 state of default_rng(seed) (or default_rng([seed, *suffix]))
     for every seed, before any draw."""

@@ -201,14 +201,10 @@ class raw_env(aec.CardGameEnv):
         for one game): the env then holds exactly what _game_reset(default_rng(seed), None) leaves."""
         if not nprandom.STREAM_MATCHES:
             return None
-        words, nwords = self._seed_words, self._seed_nwords
-        hi = seed >> 32
-        words[0, 0] = seed & 0xFFFFFFFF
-        words[0, 1] = hi
-        nwords[0] = 2 if hi else 1
+        nprandom.put_seed_words(seed, self._seed_words, self._seed_nwords)
         states = np.empty((1, nprandom.STATE_WORDS), np.uint64)  # the generator's own: kept by it
-        if not _Kernels.seeded_begin_one(self._st, 0, self._cfg, words, nwords, states, self._seed_orders,
-                                         self._seed_dealers):
+        if not _Kernels.seeded_begin_one(self._st, 0, self._cfg, self._seed_words, self._seed_nwords, states,
+                                         self._seed_orders, self._seed_dealers):
             return None
         rng = nprandom.LazyGenerator(states, 0)
         self._ep = dealmod.Episode(rng, [], None, None, [])

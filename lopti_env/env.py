@@ -589,13 +589,11 @@ class raw_env(_Game, CardGameEnv):
         where the safeguard coins come from a second generator, default_rng([seed, 1]))."""
         if self.config.session or not nprandom.STREAM_MATCHES:
             return None
-        words = np.zeros((1, 2), np.uint32)
-        hi = seed >> 32
-        words[0, 0] = seed & 0xFFFFFFFF
-        words[0, 1] = hi
+        words, nwords = np.zeros((1, 2), np.uint32), np.zeros(1, np.int64)
+        nprandom.put_seed_words(seed, words, nwords)
         states = np.empty((1, nprandom.STATE_WORDS), np.uint64)  # the generator's own: kept by it
         decks = np.empty((self.R, 52), np.int8)
-        _seeded_decks_one(words, np.array([2 if hi else 1], np.int64), states, decks)
+        _seeded_decks_one(words, nwords, states, decks)
         self._start(decks, self._coins_from(None), None, self.config.first_dealer, {})
         return nprandom.LazyGenerator(states, 0)
 

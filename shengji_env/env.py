@@ -467,15 +467,11 @@ class raw_env(aec.CardGameEnv):
         exactly what the plain path leaves (a redeal draws on from the same generator state)."""
         if not nprandom.STREAM_MATCHES:
             return None
-        words, nwords = self._seed_words, self._seed_nwords
-        hi = seed >> 32
-        words[0, 0] = seed & 0xFFFFFFFF
-        words[0, 1] = hi
-        nwords[0] = 2 if hi else 1
+        nprandom.put_seed_words(seed, self._seed_words, self._seed_nwords)
         states = np.empty((1, nprandom.STATE_WORDS), np.uint64)  # the generator's own: kept by it
         order = np.empty(54 * self.config.decks, np.int8)
-        trump = int(_SEEDED_FIRST_DRAWS(words, nwords, states, self._seed_perm, order, self.config.decks,
-                                        self.config.declaration_mode == "preset"))
+        trump = int(_SEEDED_FIRST_DRAWS(self._seed_words, self._seed_nwords, states, self._seed_perm, order,
+                                        self.config.decks, self.config.declaration_mode == "preset"))
         rng = nprandom.LazyGenerator(states, 0)
         self._start(self._no_options, order, trump, rng)
         return rng

@@ -45,6 +45,35 @@ def test_nprandom_entropy_words_general_path():
     assert R.seeds_fit([0, 2**70])
 
 
+def test_nprandom_range_seeds_and_one_seed_words():
+    # a batch's seeds come as range(seed, seed + n): the same words as the list, without one
+    for start, n in [(0, 5), (2**32 - 2, 4), (2**63 - 1, 3)]:
+        w1, n1 = R.entropy_words(range(start, start + n))
+        w2, n2 = R.entropy_words(list(range(start, start + n)))
+        assert np.array_equal(n1, n2) and all(np.array_equal(w1[b, :n1[b]], w2[b, :n2[b]]) for b in range(n))
+        assert R.seeds_fit(range(start, start + n))
+        words, nwords = np.zeros((1, 2), np.uint32), np.zeros(1, np.int64)
+        R.put_seed_words(start, words, nwords)
+        assert nwords[0] == n2[0] and words[0, :nwords[0]].tolist() == w2[0, :n2[0]].tolist()
+    assert not R.seeds_fit(range(0)) and not R.seeds_fit(range(-1, 3))
+
+
+@pytest.mark.parametrize("batch", [1, 2, 5])
+@pytest.mark.parametrize("n", [52, 108])
+def test_nprandom_permutation_rows_in_pairs(batch, n):
+    # permutation_rows shuffles games b and b + 1 side by side (and an odd batch's last alone): each
+    # game's K permutations and its state after them must be its own generator's
+    seeds = [7 + 1000 * b for b in range(batch)]
+    states = R.seeded_states(seeds)
+    out = np.empty((batch, 3, n), np.int16)
+    R.permutation_rows(states, out)
+    for b, s in enumerate(seeds):
+        g = np.random.default_rng(s)
+        for k in range(3):
+            assert (out[b, k] == g.permutation(n)).all(), (b, k)
+        assert R.state_dict(states[b]) == g.bit_generator.state, b
+
+
 @pytest.mark.parametrize("n", [1, 2, 3, 13, 37, 52, 54, 108, 162, 216, 1000, 70000])
 def test_nprandom_permutation_matches_numpy(n):
     seeds = SEEDS[:: 40 if n < 1000 else 400]
