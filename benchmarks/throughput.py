@@ -77,7 +77,7 @@ def _timed(fn, budget: float, windows: int = 5):
 
 def bench_rollout(game, config, batch, budget, threads=1):
     """BatchGame.rollout: decisions/s of the jitted rollout alone, and games/s including reset
-    (threads: BatchGame(threads=...), the rollout split over that many cores; the reset is not)."""
+    (threads: BatchGame(threads=...), the rollout and the seeded reset split over that many cores)."""
     g = make_batch(game, batch, threads=threads, **config)
     g.reset(seed=0)
     g.rollout(seed=0)  # compile

@@ -4,10 +4,10 @@ A game's BatchGame subclasses `BatchGameBase`: it owns a state record array with
 axis and implements the `_kernel_*` hooks with its numba kernels. The checks users rely on (action
 shapes, illegal actions raising before any game moves, done games ignored) live here once.
 
-``threads=n`` splits a rollout over n cores (`run_shards`): the batch is cut into n contiguous shards,
-each played by the game's nogil kernel in its own thread. Every game draws from its own generator
-(generator b of `cardzoo.cards.seed_generators(seed, B)`, made before the split), so the games played
-are the same for any n.
+``threads=n`` splits a rollout and a seeded reset over n cores (`run_shards`): the batch is cut into n
+contiguous shards, each played (or dealt) by the game's nogil kernels in its own thread. Every game
+draws from its own generator (a rollout: generator b of `cardzoo.cards.seed_generators(seed, B)`,
+made before the split; a reset: default_rng(seed + b)), so the games are the same for any n.
 """
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ _POOL: ThreadPoolExecutor | None = None  # shared by every BatchGame; grown to t
 
 
 def check_threads(threads) -> int:
-    """The number of threads a BatchGame splits its rollouts over: an int >= 1, else ValueError."""
+    """The number of threads a BatchGame splits its rollouts and seeded resets over: an int >= 1, else
+    ValueError."""
     return check_int("threads", threads, lo=1, what="BatchGame")
 
 
@@ -49,7 +50,7 @@ class BatchGameBase(ABC):
 
     def __init__(self, n: int, num_players: int, threads: int = 1):
         self.n = check_int("n", n, lo=1, what="BatchGame batch size")
-        self.threads = check_threads(threads)  # rollout() runs on this many cores (run_shards)
+        self.threads = check_threads(threads)  # rollout() and reset(seed) run on this many cores
         announce_compile(type(self).__module__.partition(".")[0])  # before the game's kernels compile
         self.num_players = num_players
         self.rewards = np.zeros((self.n, num_players), np.float32)

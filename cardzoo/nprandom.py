@@ -184,7 +184,7 @@ def seed_row(words, nwords, row):
     row[UINTEGER] = _ZERO
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def seed_rows(words, nwords, states):
     """seed_row for every game b: entropy words[b, :nwords[b]] -> states[b]."""
     for b in range(states.shape[0]):
@@ -419,7 +419,7 @@ def _permutation_pair(row_a, out_a, row_b, out_b, n):
         ib = _shuffle_step(row_b, out_b, ib)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def permutation_rows(states, out):
     """out[b, k] = Generator.permutation(n) of game b, k = 0, 1, ... in order (out: int[B, K, n]);
     games b and b + 1 are shuffled side by side (each from its own state: the same draws)."""
@@ -433,7 +433,7 @@ def permutation_rows(states, out):
             permutation_into(states[nb - 1], out[nb - 1, k], n)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def integers_rows(states, high, counts, out):
     """out[b, k] = Generator.integers(high) of game b for k < counts[b] (1 <= high <= 2**32);
     games with count 0 draw nothing."""

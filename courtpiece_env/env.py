@@ -487,14 +487,21 @@ class BatchGame(BatchGameBase):
         states = np.empty((n, nprandom.STATE_WORDS), np.uint64)
         orders = np.zeros((n, 4, 13), np.int8)
         dealers = np.zeros(n, np.int64)
-        if K.seeded_deals(words, nwords, states, orders, dealers) >= 0:  # the draw's permutation(52), then the deal's
-            return False  # a draw ran out of cards: the Python path raises as it always did
         st = new_state(n)
         st["score"] = 0
         st["streak_team"] = -1
         st["streak_count"] = 0
         st["bazi_index"] = 0
-        K.start_bazi_batch(st, self._cfg, orders, dealers)
+        cfg = self._cfg
+
+        def shard(a, b):  # the draw's permutation(52), then the deal's, then the bazi (nogil kernels)
+            if K.seeded_deals(words[a:b], nwords[a:b], states[a:b], orders[a:b], dealers[a:b]) >= 0:
+                return False  # a draw ran out of cards: the Python path raises as it always did
+            K.start_bazi_batch(st[a:b], cfg, orders[a:b], dealers[a:b])
+            return True
+
+        if not all(run_shards(self.threads, n, shard)):
+            return False
         self._st = st
         self._eps = _SeededEpisodes(states)
         return True

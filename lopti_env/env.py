@@ -907,7 +907,7 @@ class BatchGame(_Game, BatchGameBase):
         seeded = nprandom.seeds_fit(seeds)
         if seeded:
             self._seeded_draws(seeds, decks, coins)
-        for b, s in enumerate(seeds):
+        for b, s in enumerate(seeds if not seeded or deals is not None else ()):
             if not seeded:
                 rng = np.random.default_rng(s)
                 decks[b] = self._decks_from(rng)
@@ -923,16 +923,20 @@ class BatchGame(_Game, BatchGameBase):
                 for i, d in inj.items():
                     decks[b, i] = d
         st = new_state(self.n)
-        K.start_episodes_batch(st, self.cfg, self.carry, decks, coins, self.rules0, self.sw0, fds)
+        run_shards(self.threads, self.n, lambda a, b: K.start_episodes_batch(
+            st[a:b], self.cfg, self.carry, decks[a:b], coins[a:b], self.rules0, self.sw0, fds[a:b]))
         self.st, self.decks, self.coins = st, decks, coins
 
     def _seeded_draws(self, seeds, decks, coins):
-        """Section 7.3's draws of every game in one jitted call each (cardzoo/nprandom.py), exactly
-        as _decks_from / _coins_from make them: game b's R decks are the first R permutation(52) of
+        """Section 7.3's draws of every game in jitted calls (cardzoo/nprandom.py; the decks split over
+        the BatchGame's threads), exactly as _decks_from / _coins_from make them: game b's R decks are
+        the first R permutation(52) of
         default_rng(seeds[b]); in session mode its LO-10.7 coins are the first n_coins integers(2)
         of default_rng([seeds[b], 1]). LOPTI draws nothing later, so no generator is kept."""
-        states = nprandom.seeded_states(seeds)
-        nprandom.permutation_rows(states, decks)
+        words, nwords = nprandom.entropy_words(seeds)
+        states = np.empty((self.n, nprandom.STATE_WORDS), np.uint64)
+        run_shards(self.threads, self.n, lambda a, b: (nprandom.seed_rows(words[a:b], nwords[a:b], states[a:b]),
+                                                       nprandom.permutation_rows(states[a:b], decks[a:b])))
         if self.config.session:
             aux = nprandom.seeded_states(seeds, (1,))
             drawn = np.empty(coins.shape, np.int64)

@@ -636,15 +636,23 @@ class _RowRngs:
         return out
 
 
-def _seeded_first_draws(seeds, orders, trumps, draw_orders: bool, preset: bool, decks: int):
-    """Section 7.4's first draws of every game in one jitted call, as _reset_games' loop makes
-    them with default_rng(seeds[b]): its order (canonical[permutation(54 D)], canonical_order)
-    unless the deals were given, then its preset trump (integers(4)) where none was given. Fills
-    orders and trumps in place; returns the generator states left after the draws."""
-    states = nprandom.seeded_states(seeds)
+def _seeded_first_draws(seeds, orders, trumps, draw_orders: bool, preset: bool, decks: int,
+                        threads: int = 1):
+    """Section 7.4's first draws of every game in jitted calls (the shuffles split over `threads`), as
+    _reset_games' loop makes them with default_rng(seeds[b]): its order (canonical[permutation(54 D)],
+    canonical_order) unless the deals were given, then its preset trump (integers(4)) where none was
+    given. Fills orders and trumps in place; returns the generator states left after the draws."""
+    words, nwords = nprandom.entropy_words(seeds)
+    states = np.empty((len(nwords), nprandom.STATE_WORDS), np.uint64)
+    perms = np.empty((len(nwords), 1, 54 * decks), np.int16) if draw_orders else None
+
+    def shard(a, b):
+        nprandom.seed_rows(words[a:b], nwords[a:b], states[a:b])
+        if draw_orders:
+            nprandom.permutation_rows(states[a:b], perms[a:b])
+
+    run_shards(threads, len(nwords), shard)
     if draw_orders:
-        perms = np.empty((len(seeds), 1, 54 * decks), np.int16)
-        nprandom.permutation_rows(states, perms)
         # canonical = each card `decks` times ascending, so canonical[k] = k // decks
         np.floor_divide(perms[:, 0], decks, out=perms[:, 0])
         orders[:] = perms[:, 0]
@@ -722,7 +730,7 @@ def _parse_trump(v, what):
 # batch start and sequence kernels
 # ---------------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _start_rows(st, cfg, orders, trumps, bankers, levels, firsts):
     """Section 7.4 first-hand start of every game b (the kernel side of _init_game)."""
     for b in range(st.shape[0]):
@@ -879,7 +887,7 @@ class BatchGame(BatchGameBase):
         preset = self.config.declaration_mode == "preset"
         trumps = trumps.copy()
         if nprandom.seeds_fit(seeds):
-            states = _seeded_first_draws(seeds, orders, trumps, deals is None, preset, D)
+            states = _seeded_first_draws(seeds, orders, trumps, deals is None, preset, D, self.threads)
             rngs = _RowRngs(seeds, states)
         else:
             rngs = _RowRngs(seeds)
@@ -890,7 +898,8 @@ class BatchGame(BatchGameBase):
                 if preset and trumps[b] < 0:
                     trumps[b] = int(rngs[b].integers(4))
         st = make_state(self.n)
-        _start_rows(st, self._cfg, orders, trumps, bankers, levels, firsts)
+        run_shards(self.threads, self.n, lambda a, b: _start_rows(
+            st[a:b], self._cfg, orders[a:b], trumps[a:b], bankers[a:b], levels[a:b], firsts[a:b]))
         _fill_deals(st, self._cfg, self.config, rngs, None)
         self._st = st
         self._rngs = rngs

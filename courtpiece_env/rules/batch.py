@@ -83,7 +83,7 @@ def start_bazi_at(st, b, cfg, order, dealer):
     start_bazi(st[b], cfg, order, dealer)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def start_bazi_batch(st, cfg, orders, dealers):
     for b in range(st.shape[0]):
         start_bazi(st[b], cfg, orders[b], dealers[b])

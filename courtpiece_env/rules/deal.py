@@ -69,7 +69,7 @@ def deal_from_perms(perms, orders, dealers):
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def seeded_deals(words, nwords, states, orders, dealers):
     """deal_from_perms for seeded games in one pass, no permutation array: game b's generator
     default_rng(seed) from its entropy words (nprandom.seed_row into states[b]), then its draw and

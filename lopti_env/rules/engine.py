@@ -222,7 +222,7 @@ def deal_at(st, b, cfg, deck):
     deal(st[b], cfg, deck)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def start_episodes_batch(st, cfg, carry, decks, coins, rules0, sw0, fdealers):
     """start_episode for every game b (first dealer fdealers[b]) in one call: BatchGame.reset."""
     for b in range(st.shape[0]):

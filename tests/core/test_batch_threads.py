@@ -1,5 +1,5 @@
-"""BatchGame(B, threads=n) (cardzoo.batch.run_shards): a rollout split over n threads plays exactly
-the games of threads=1 (rewards, done, decisions, every byte of the state records), because game b
+"""BatchGame(B, threads=n) (cardzoo.batch.run_shards): a seeded reset and a rollout split over n
+threads deal and play exactly the games of threads=1 (rewards, done, decisions, every byte of the state records), because game b
 draws from generator b of the rollout seed whatever the split; a bad `threads` is a ValueError."""
 from __future__ import annotations
 
@@ -27,14 +27,23 @@ def state_records(g) -> np.ndarray:
     return g.st if isinstance(g, lopti_env.BatchGame) else g._st
 
 
+def generator_rows(g):
+    """The per-game generator states a seeded reset leaves (Court Piece, Sheng Ji; LOPTI keeps none)."""
+    holder = getattr(g, "_eps", None) if isinstance(g, courtpiece_env.BatchGame) else getattr(g, "_rngs", None)
+    rows = getattr(holder, "states", None)
+    return None if rows is None else rows.tobytes()
+
+
 def play(mod, config, threads):
-    """Two rounds of reset + rollout; what each round left."""
+    """Two rounds of reset + rollout; what each reset and each rollout left. The seeded reset is
+    split over the threads too (its draws, the deal and the start of every game)."""
     g = mod.BatchGame(GAMES, threads=threads, **config)
     out = []
     for seed, rseed in ((11, 5), (2**63 - GAMES, 2**63 - 1)):
         g.reset(seed=seed)
+        after_reset = (state_records(g).tobytes(), generator_rows(g))
         n = g.rollout(seed=rseed)
-        out.append((n, g.rewards.copy(), g.done.copy(), state_records(g).tobytes()))
+        out.append((n, g.rewards.copy(), g.done.copy(), state_records(g).tobytes(), after_reset))
     return out
 
 
@@ -43,7 +52,8 @@ def test_threaded_rollout_plays_the_same_games(name, mod, config):
     one = play(mod, config, 1)
     for threads in (2, 3):
         many = play(mod, config, threads)
-        for (n1, r1, d1, s1), (n2, r2, d2, s2) in zip(one, many):
+        for (n1, r1, d1, s1, reset1), (n2, r2, d2, s2, reset2) in zip(one, many):
+            assert reset1 == reset2, f"{name}: threads={threads} reset other games than threads=1"
             assert n1 == n2 and n1 > 0
             np.testing.assert_array_equal(r1, r2)
             np.testing.assert_array_equal(d1, d2)
