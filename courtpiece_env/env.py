@@ -478,9 +478,9 @@ class BatchGame(BatchGameBase):
         self._eps = [p[0] for p in prepared]
 
     def _reset_seeded(self, seeds):
-        """Section 7 steps 1-2 of every game in one jitted call: game b draws from the exact state of
-        default_rng(seeds[b]) (cardzoo/nprandom.py), so it deals what _reset_games' Python path
-        deals; its numpy Generator is built from the state left after the deal only when the game
+        """Section 7 steps 1-2 of every game in nogil kernels (over the BatchGame's threads): game b
+        draws from the exact state of default_rng(seeds[b]) (cardzoo/nprandom.py), so it deals what
+        _reset_games' Python path deals; its numpy Generator is built from the state left after the deal only when the game
         draws again (change cards, a match's next bazi)."""
         n = self.n
         words, nwords = nprandom.entropy_words(seeds)

@@ -930,9 +930,9 @@ class BatchGame(_Game, BatchGameBase):
     def _seeded_draws(self, seeds, decks, coins):
         """Section 7.3's draws of every game in jitted calls (cardzoo/nprandom.py; the decks split over
         the BatchGame's threads), exactly as _decks_from / _coins_from make them: game b's R decks are
-        the first R permutation(52) of
-        default_rng(seeds[b]); in session mode its LO-10.7 coins are the first n_coins integers(2)
-        of default_rng([seeds[b], 1]). LOPTI draws nothing later, so no generator is kept."""
+        the first R permutation(52) of default_rng(seeds[b]); in session mode its LO-10.7 coins are the
+        first n_coins integers(2) of default_rng([seeds[b], 1]). LOPTI draws nothing later, so no
+        generator is kept."""
         words, nwords = nprandom.entropy_words(seeds)
         states = np.empty((self.n, nprandom.STATE_WORDS), np.uint64)
         run_shards(self.threads, self.n, lambda a, b: (nprandom.seed_rows(words[a:b], nwords[a:b], states[a:b]),

@@ -41,6 +41,7 @@ __all__ = [
     "TWINS",
     "ONE", "ZERO", "apply_action", "apply_timeout_card", "begin_one", "change_order", "check_orders",
     "current_player_batch", "inject_batch", "legal_bits", "legal_mask_batch", "mask_one",
-    "order_from_perm", "replay_batch", "seeded_begin_one", "seeded_deals", "result_fields", "rollout", "rollout_rows", "start_bazi", "start_bazi_at",
-    "start_bazi_batch", "step_batch", "step_one", "timeout_card_one", "write_mask",
+    "order_from_perm", "replay_batch", "result_fields", "rollout", "rollout_rows", "seeded_begin_one",
+    "seeded_deals", "start_bazi", "start_bazi_at", "start_bazi_batch", "step_batch", "step_one",
+    "timeout_card_one", "write_mask",
 ]

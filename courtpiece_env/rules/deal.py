@@ -49,32 +49,15 @@ def draw_winner(draw, contenders, rank):
         n_cont = n_tied
 
 
-@njit(cache=True, error_model="numpy")
-def deal_from_perms(perms, orders, dealers):
-    """Game b's first bazi from perms[b, 0] and perms[b, 1], its generator's first two
-    permutation(52) draws (cardzoo/nprandom.permutation_rows), exactly as deals.prepare_episode
-    uses them: the draw (draw_winner; the dealer sits before the winner, winner - 1, so the winner
-    is the first chooser d+1), then the deal (order_from_perm). Writes orders[b] and dealers[b];
-    returns -1, or the first game whose draw ran out of cards (the caller then takes the Python
-    path, which raises as it always did)."""
-    rank = np.empty(4, np.int64)
-    contenders = np.empty(4, np.int64)
-    for b in range(perms.shape[0]):
-        winner = draw_winner(perms[b, 0], contenders, rank)
-        if winner < 0:
-            return b
-        dealer = (winner + 3) & 3
-        dealers[b] = dealer
-        order_from_perm(perms[b, 1], dealer, orders[b])
-    return -1
-
-
 @njit(cache=True, nogil=True, error_model="numpy")
 def seeded_deals(words, nwords, states, orders, dealers):
-    """deal_from_perms for seeded games in one pass, no permutation array: game b's generator
-    default_rng(seed) from its entropy words (nprandom.seed_row into states[b]), then its draw and
-    its deal drawn and used at once, games b and b + 1 side by side (nprandom._permutation_pair).
-    Returns -1, or the first game whose draw ran out of cards."""
+    """Every seeded game's first bazi as deals.prepare_episode draws it from default_rng(seed), in one
+    pass: game b's generator from its entropy words (nprandom.seed_row into states[b]), then the
+    draw (CP-2.3: its first permutation(52), draw_winner; the dealer sits before the winner, so the
+    winner is the first chooser d+1) and the deal (CP-2.5: the second, order_from_perm) into
+    dealers[b] and orders[b], games b and b + 1 side by side (nprandom._permutation_pair). Returns
+    -1, or the first game whose draw ran out of cards (the caller then takes the Python path, which
+    raises as it always did)."""
     rank = np.empty(4, np.int64)
     contenders = np.empty(4, np.int64)
     pa = np.empty(52, np.int8)
