@@ -71,7 +71,9 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
     @abstractmethod
     def _game_mask(self) -> np.ndarray:
         """int8[num_actions] legal mask of the actor: the game's own array, which the adapter never
-        hands out (users get copies), so the legality checks may read it."""
+        hands out (users get copies), so the legality checks may read it. It is the same array for
+        the env's whole life, rewritten in place by every step: after a quiet step the adapter's fast
+        path reads it without calling this hook."""
 
     @abstractmethod
     def _game_observation(self, seat: int) -> np.ndarray:
@@ -280,8 +282,7 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                 agents = self.possible_agents
                 agent = agents[actor]
                 self._cumulative_rewards[agent] = 0.0
-                mask = self._game_mask()
-                self._mask = mask
+                mask = self._mask  # the game's own array while a seat acts (_game_mask), just rewritten
                 infos = self.infos
                 if nxt < 0:  # quiet but for the phase name: every info's phase too
                     nxt = PHASE_STEP - nxt
