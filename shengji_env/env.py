@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from cardzoo import aec, nprandom
-from cardzoo.fastpath import ILLEGAL, RESYNC, KernelEntry
+from cardzoo.fastpath import RESYNC, KernelEntry
 from cardzoo.batch import BatchGameBase, run_shards
 from cardzoo.cards import SUITS, card_index, card_text, rank_index
 
@@ -502,10 +502,8 @@ class raw_env(aec.CardGameEnv):
         self._rew = rew
 
     def _game_quick_step(self, action):
-        """The adapter's fast path: env_step's report (cardzoo.fastpath), ILLEGAL if the mask refuses
-        action (nothing done)."""
-        if not self._cur_mask[action]:  # the env's own mask (users get copies)
-            return ILLEGAL
+        """The adapter's fast path: env_step's report (cardzoo.fastpath; ILLEGAL, nothing done, when the
+        env's own mask refuses action: users get copies)."""
         moved = self._env_step(self._st, 0, self._cfg, action, self._cur_mask, self._info, self._rew)
         if moved == RESYNC and self._info[1] == K.NEED_DEAL:  # never quiet
             self._deal_next()

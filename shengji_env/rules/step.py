@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardzoo.fastpath import PHASE_STEP, RESYNC
+from cardzoo.fastpath import ILLEGAL, PHASE_STEP, RESYNC
 
 from ..config import C_AUTO, C_K
 from .declare import _advance, decl_options
@@ -251,8 +251,9 @@ SYNC_ONLY = -2
 def env_step(st, b, cfg, a, mask, info, rewards):
     """One AEC step in one call: apply action a, run everything automatic, report (sync_info; info
     must hold the report of the state before the step). Returns the step report of cardzoo.fastpath:
-    the seat to act next when the step was quiet (the same phase, the same result, nobody paid, a seat
-    still to act), PHASE_STEP - that seat when it was quiet except that the phase changed, else RESYNC.
+    ILLEGAL, nothing done, when mask (the actor's, as the last report left it) refuses a; the seat
+    to act next when the step was quiet (the same phase, the same result, nobody paid, a seat still
+    to act), PHASE_STEP - that seat when it was quiet except that the phase changed, else RESYNC.
     a = AUTO_AFTER_DEAL runs after_deal_auto instead of an action, a = SYNC_ONLY only reports: the env
     makes every kernel call through this one entry point, so a first run compiles the step and the mask
     code into one piece of machine code, not into one per entry point."""
@@ -260,6 +261,8 @@ def env_step(st, b, cfg, a, mask, info, rewards):
     r_valid = info[4]
     r_key = info[5]
     if a >= 0:
+        if mask[a] == 0:
+            return ILLEGAL
         step_one(st, b, cfg, a)
     elif a == AUTO_AFTER_DEAL:
         _auto_after_deal(st, b, cfg)
