@@ -508,20 +508,10 @@ def aec_step(st, words, cards, act, mask_out):
     return RESYNC
 
 
-@njit(cache=True)
-def seeded_decks_one(words, nwords, states, decks):
-    """Section 7.3's decks of an option-free reset from default_rng(seed), in numba (cardzoo.nprandom;
-    the seed as entropy words[0]): deck r = the r-th permutation(52), the generator's state after
-    them in states[0]."""
-    row = states[0]
-    nprandom.seed_row(words[0], nwords[0], row)
-    for r in range(decks.shape[0]):
-        nprandom.permutation_into(row, decks[r], 52)
-
-
 _aec_step = KernelEntry(aec_step)
 _observe_one = KernelEntry(observe_one)
-_seeded_decks_one = KernelEntry(seeded_decks_one)
+_seed_rows = KernelEntry(nprandom.seed_rows)
+_permutation_rows = KernelEntry(nprandom.permutation_rows)
 
 
 class raw_env(_Game, CardGameEnv):
@@ -592,9 +582,10 @@ class raw_env(_Game, CardGameEnv):
         words, nwords = np.zeros((1, 2), np.uint32), np.zeros(1, np.int64)
         nprandom.put_seed_words(seed, words, nwords)
         states = np.empty((1, nprandom.STATE_WORDS), np.uint64)  # the generator's own: kept by it
-        decks = np.empty((self.R, 52), np.int8)
-        _seeded_decks_one(words, nwords, states, decks)
-        self._start(decks, self._coins_from(None), None, self.config.first_dealer, {})
+        decks = np.empty((1, self.R, 52), np.int8)
+        _seed_rows(words, nwords, states)
+        _permutation_rows(states, decks)  # deck r = the r-th permutation(52), as _decks_from draws them
+        self._start(decks[0], self._coins_from(None), None, self.config.first_dealer, {})
         return nprandom.LazyGenerator(states, 0)
 
     def _game_reset(self, rng, options):

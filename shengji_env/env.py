@@ -160,24 +160,27 @@ def _first_draws(cfg: cfgmod.Config, setup: _Setup, rng: np.random.Generator):
     return order, trump
 
 
-@njit(cache=True)
-def _seeded_first_draws_one(words, nwords, states, perm, order, decks, preset):
-    """_first_draws of an option-free reset from default_rng(seed), in numba (cardzoo.nprandom; the
-    seed as entropy words[0]): the order canonical[permutation(54 D)] into order, the generator's
-    state after the draws in states[0]; returns the preset trump integers(4), or -1 when
-    declarations decide it."""
-    row = states[0]
-    nprandom.seed_row(words[0], nwords[0], row)
+@njit(cache=True, nogil=True)
+def seeded_first_draws_rows(words, nwords, states, orders, trumps, decks, draw_orders, preset):
+    """_first_draws of games 0..n-1 from default_rng(seed), in numba (cardzoo.nprandom; game b's seed
+    as entropy words[b]): its order canonical[permutation(54 D)] into orders[b] (when draw_orders),
+    then its preset trump integers(4) into trumps[b] where none was given (trumps[b] < 0, when
+    preset); the generator's state after the draws in states[b]. BatchGame's reset runs it on shards
+    of the batch, an env's on its one game."""
     n = 54 * decks
-    nprandom.permutation_into(row, perm, n)
-    for i in range(n):
-        order[i] = perm[i] // decks  # canonical holds each card `decks` times, ascending
-    if preset:
-        return nprandom.integers_below(row, 4)
-    return np.int64(-1)
+    perm = np.empty(n, np.int16)
+    for b in range(states.shape[0]):
+        row = states[b]
+        nprandom.seed_row(words[b], nwords[b], row)
+        if draw_orders:
+            nprandom.permutation_into(row, perm, n)
+            for i in range(n):
+                orders[b, i] = perm[i] // decks  # canonical holds each card `decks` times, ascending
+        if preset and trumps[b] < 0:
+            trumps[b] = nprandom.integers_below(row, 4)
 
 
-_SEEDED_FIRST_DRAWS = KernelEntry(_seeded_first_draws_one)
+_SEEDED_FIRST_DRAWS = KernelEntry(seeded_first_draws_rows)
 
 
 def _init_game(st, cfg_arr, setup: _Setup, order, trump: int):
@@ -433,11 +436,10 @@ class raw_env(aec.CardGameEnv):
         self._rew = np.zeros(4, np.float32)
         # the actor's legal mask, rewritten in place by every step (the adapter hands out copies)
         self._cur_mask = np.zeros(NUM_ACTIONS, np.int8)
-        # _game_reset_seeded's options (none) and work arrays (a seed's entropy words, the shuffle)
+        # _game_reset_seeded's options (none) and work arrays (a seed's entropy words)
         self._no_options = _Setup(self.config, None, None)
         self._seed_words = np.zeros((1, 2), np.uint32)
         self._seed_nwords = np.zeros(1, np.int64)
-        self._seed_perm = np.zeros(54 * self.config.decks, np.int16)
         super().__init__(4, render_mode=render_mode)
         self._bind()
 
@@ -460,11 +462,12 @@ class raw_env(aec.CardGameEnv):
             return None
         nprandom.put_seed_words(seed, self._seed_words, self._seed_nwords)
         states = np.empty((1, nprandom.STATE_WORDS), np.uint64)  # the generator's own: kept by it
-        order = np.empty(54 * self.config.decks, np.int8)
-        trump = int(_SEEDED_FIRST_DRAWS(self._seed_words, self._seed_nwords, states, self._seed_perm, order,
-                                        self.config.decks, self.config.declaration_mode == "preset"))
+        order = np.empty((1, 54 * self.config.decks), np.int8)
+        trump = np.full(1, -1, np.int64)
+        _SEEDED_FIRST_DRAWS(self._seed_words, self._seed_nwords, states, order, trump, self.config.decks, True,
+                            self.config.declaration_mode == "preset")
         rng = nprandom.LazyGenerator(states, 0)
-        self._start(self._no_options, order, trump, rng)
+        self._start(self._no_options, order[0], int(trump[0]), rng)
         return rng
 
     def _game_reset(self, rng, options):
@@ -629,29 +632,13 @@ class _RowRngs:
 
 def _seeded_first_draws(seeds, orders, trumps, draw_orders: bool, preset: bool, decks: int,
                         threads: int = 1):
-    """Section 7.4's first draws of every game in jitted calls (the shuffles split over `threads`), as
-    _reset_games' loop makes them with default_rng(seeds[b]): its order (canonical[permutation(54 D)],
-    canonical_order) unless the deals were given, then its preset trump (integers(4)) where none was
-    given. Fills orders and trumps in place; returns the generator states left after the draws."""
+    """Section 7.4's first draws of every game (seeded_first_draws_rows over `threads` shards), as
+    _reset_games' loop makes them with default_rng(seeds[b]). Fills orders and trumps in place;
+    returns the generator states left after the draws."""
     words, nwords = nprandom.entropy_words(seeds)
     states = np.empty((len(nwords), nprandom.STATE_WORDS), np.uint64)
-    perms = np.empty((len(nwords), 1, 54 * decks), np.int16) if draw_orders else None
-
-    def shard(a, b):
-        nprandom.seed_rows(words[a:b], nwords[a:b], states[a:b])
-        if draw_orders:
-            nprandom.permutation_rows(states[a:b], perms[a:b])
-
-    run_shards(threads, len(nwords), shard)
-    if draw_orders:
-        # canonical = each card `decks` times ascending, so canonical[k] = k // decks
-        np.floor_divide(perms[:, 0], decks, out=perms[:, 0])
-        orders[:] = perms[:, 0]
-    if preset:
-        draw = trumps < 0
-        drawn = np.zeros((len(seeds), 1), np.int64)
-        nprandom.integers_rows(states, 4, draw.astype(np.int64), drawn)
-        trumps[draw] = drawn[draw, 0]
+    run_shards(threads, len(nwords), lambda a, b: seeded_first_draws_rows(
+        words[a:b], nwords[a:b], states[a:b], orders[a:b], trumps[a:b], decks, draw_orders, preset))
     return states
 
 
