@@ -11,6 +11,7 @@ from __future__ import annotations
 from .config import C_ALLOW_NT, C_H, C_K  # noqa: F401
 from .rules.by_name import (advance_levels, declaration_options, decompose, esuit_pos, follow_mask,  # noqa: F401
                             follow_plays, kitty_flip, kitty_multiplier, level_result, throw_check, trick_winner)
+from .rules.cardsets import sync_card_sets  # noqa: F401
 from .rules.combos import decompose_counts  # noqa: F401
 from .rules.declare import decl_options, start_deal  # noqa: F401
 from .rules.order import NPOS, TRUMP, card_esuit, card_points, card_pos, esuit_table, set_tables  # noqa: F401

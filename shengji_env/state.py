@@ -1,12 +1,13 @@
 """The Sheng Ji state: one numpy record per game, with a leading batch axis (B = 1 for the AEC env).
 
-Card sets are per-card count vectors int8[54] (counts 0..D), not D copy-planes of uint64 bits.
-Choice: every Sheng Ji rule that touches multi-deck sets asks "how many copies of card c" (tuples
-are counts >= k, SJ-6.1; follow obligations count tuples of each size, SJ-8.3; declarations show
-j copies, SJ-4.5), and a count vector answers that with one load, where D planes would need a
-popcount-per-plane loop for every question; a hand is only 54 bytes, so the state of 4096 games
-stays cache-friendly. Single-deck bit tricks buy nothing here because the expensive work is the
-per-esuit position search, done on small position tables either way.
+Card sets are per-card count vectors int8[54] (counts 0..D): every Sheng Ji rule that touches
+multi-deck sets asks "how many copies of card c" (tuples are counts >= k, SJ-6.1; follow obligations
+count tuples of each size, SJ-8.3; declarations show j copies, SJ-4.5), and a count vector answers
+that with one load. The hands and the selection are also kept as uint64 planes (``card_sets``:
+``card_sets[CS_SEAT * seat + k]`` = the cards seat holds at least k times, k = 1..4, and
+``card_sets[CS_SEL + k]`` the same of the selection; entries above D stay 0), which answer "which
+cards" (the legal sets of section 4, the SJ-7.4 throw check) in a few word operations. Only the
+functions of ``rules.cardsets`` change those counts, and they keep the planes equal to them.
 """
 from __future__ import annotations
 
@@ -17,7 +18,12 @@ MAX_TRICKS = 64    # tricks per hand (<= H <= 52)
 MAX_LOG = 224      # cards played per hand (<= 4H = 208)
 MAX_COMP = 64      # components of one lead
 
-STATE_DTYPE = np.dtype([
+CS_SEAT = 8        # card_sets[CS_SEAT * seat + k], k = 1..4 (entry 0 of each seat's block unused)
+CS_SEL = 32        # card_sets[CS_SEL + k], k = 1..4
+CS_SIZE = 40
+
+_FIELDS = [
+    ("card_sets", np.uint64, (CS_SIZE,)),    # first, so its words are aligned (see the itemsize pad)
     ("phase", np.int8),          # 0 DECLARE 1 NAME_TRUMP 2 BURY 3 LEAD 4 FOLLOW 5 OVER 6 NEED_DEAL 7 DEAL 8 FINAL
     ("actor", np.int8),
     ("need_kind", np.int8),      # NEED_DEAL: 1 = first-hand redeal, 2 = next hand of a match
@@ -99,7 +105,9 @@ STATE_DTYPE = np.dtype([
     ("passed", np.int8, (2,)),   # team passed A (match won)
     ("es_tab", np.int8, (54,)),  # effective suit of every card once trump is fixed (SJ-3.3)
     ("pos_tab", np.int8, (54,)), # position of every card once trump is fixed (SJ-3.4)
-])
+]
+# the record padded to a multiple of 8 bytes, so card_sets is word-aligned in every record of a batch
+STATE_DTYPE = np.dtype(_FIELDS + [("_pad", np.int8, (-np.dtype(_FIELDS).itemsize % 8,))])
 
 
 def make_state(n: int) -> np.ndarray:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cardzoo.cards import lowest_bit
 
+from ..state import CS_SEL
+from .cardsets import available_bits
 from .follow import follow_bits
 from .order import NPOS
 from .phases import A_DONE, BURY, FOLLOW, LEAD
-from .scratch import BB_SEAT, BB_SEL, ESM_ABOVE, ESM_SIZE
+from .scratch import ESM_ABOVE, ESM_SIZE
 
 
 @njit(cache=True)
@@ -56,75 +59,14 @@ def _legal_bits_r(s, esm):
     """_legal_bits on the record s: the BURY and LEAD masks of section 4 (any held card; then cards of
     the first selected card's esuit, or DONE) and follow_bits. A speed twin of legal_mask."""
     ph = s.phase
-    one = np.uint64(1)
-    sel = s.sel
     if ph == BURY:
-        hp = s.hand[s.banker]
-        av = np.uint64(0)
-        for c in range(54):
-            if hp[c] > sel[c]:
-                av |= one << np.uint64(c)
-        return av
+        return available_bits(s, s.banker)
     if ph == LEAD:
-        hp = s.hand[s.actor]
-        av = np.uint64(0)
-        for c in range(54):
-            if hp[c] > sel[c]:
-                av |= one << np.uint64(c)
+        av = available_bits(s, s.actor)
         if s.nsel == 0:
             return av
-        es = -1
-        for c in range(54):
-            if sel[c] > 0:
-                es = s.es_tab[c]
-                break
-        return (av & esm[es]) | (one << np.uint64(A_DONE))
+        es = s.es_tab[lowest_bit(s.card_sets[CS_SEL + 1])]
+        return (av & esm[es]) | (np.uint64(1) << np.uint64(A_DONE))
     if ph != FOLLOW:
         return np.uint64(0)
     return follow_bits(s, esm[s.lead_esuit])
-
-
-@njit(cache=True)
-def _hand_bits_seat(s, bb, seat):
-    """bb's sets of one seat from its hand counts (at most D <= 4 copies of a card: SJ-1.2)."""
-    hp = s.hand[seat]
-    bb[BB_SEAT * seat] = 0
-    for k in range(1, 5):
-        held = np.uint64(0)
-        for c in range(54):
-            held |= np.uint64(hp[c] >= k) << np.uint64(c)
-        bb[BB_SEAT * seat + k] = held
-    for k in range(5, 8):
-        bb[BB_SEAT * seat + k] = 0
-
-
-@njit(cache=True)
-def _hand_bits_all(s, bb):
-    """bb from the record: every seat's sets and the selection's."""
-    for seat in range(4):
-        _hand_bits_seat(s, bb, seat)
-    sel = s.sel
-    bb[BB_SEL] = 0
-    for k in range(1, 5):
-        chosen = np.uint64(0)
-        for c in range(54):
-            chosen |= np.uint64(sel[c] >= k) << np.uint64(c)
-        bb[BB_SEL + k] = chosen
-    for k in range(5, 8):
-        bb[BB_SEL + k] = 0
-
-
-@njit(cache=True)
-def _bb_take_played(s, bb, nlog0, D):
-    """Bring bb's card sets of the seats that played the log entries nlog0.. up to their hands."""
-    one = np.uint64(1)
-    for i in range(nlog0, s.nlog):
-        seat = s.log_seat[i]
-        c = s.log_card[i]
-        v = s.hand[seat, c]
-        cb = one << np.uint64(c)
-        for k in range(1, D + 1):
-            if v >= k:
-                bb[BB_SEAT * seat + k] |= cb
-            else:
-                bb[BB_SEAT * seat + k] &= ~cb

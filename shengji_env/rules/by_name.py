@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..config import C_K
+from .cardsets import sync_card_sets
 from .combos import decompose_counts
 from .declare import decl_options
 from .kitty import _kitty_flip
@@ -148,6 +149,7 @@ def _follow_state(lead, hand, level, trump, decks, selection=None):
         sc = _counts(selection)
         s.sel[:] = sc
         s.nsel = int(sc.sum())
+    sync_card_sets(st)
     return st, cfg
 
 
@@ -185,6 +187,7 @@ def throw_check(lead, others, level, trump, decks=2):
     s.phase = LEAD
     s.actor = 0
     s.banker = 0
+    sync_card_sets(st)
     execute_lead_of_game(st, 0, cfg)
     played = s.trick_cards[0].astype(np.int64)
     return bool(s.nft == 0), _text(played)

@@ -5,6 +5,7 @@ import numpy as np
 from numba import njit
 
 from ..config import C_ALLOW_NT, C_DECKS, C_DECL_MODE, C_FIRST_BANKER, C_H, C_K, C_MAX_REDEALS, C_NODECL
+from .cardsets import add_to_hand
 from .kitty import _kitty_flip, _pick_up
 from .phases import A_BJ, A_DECL, A_LJ, A_PASS, DEAL, DECLARE, FINAL, NAME_TRUMP, NEED_DEAL
 
@@ -200,7 +201,7 @@ def _deal_to_window(s, H4, allow_nt):
     p = (s.f + i) % 4
     while i < H4:
         c = order[i]
-        hand[p, c] += 1
+        add_to_hand(s, p, c, 1)
         i += 1
         if ((trig >> c) & 1) != 0 or ((watch >> p) & 1) != 0:
             if _has_decl(s, allow_nt, p):
@@ -262,6 +263,7 @@ def start_deal(st, b, cfg, order, trump_preset):
         s.order[i] = order[i]
     # whole-array stores (memsets), several times cheaper than element loops over the record
     s.hand[:, :] = 0
+    s.card_sets[:] = 0
     s.shown[:, :] = 0
     s.played[:, :] = 0
     s.trick_cards[:, :] = 0
@@ -301,7 +303,7 @@ def start_deal(st, b, cfg, order, trump_preset):
     mode = cfg[C_DECL_MODE]
     if mode == 2 or mode == 1:
         for i in range(4 * H):
-            s.hand[(s.f + i) % 4, order[i]] += 1
+            add_to_hand(s, (s.f + i) % 4, order[i], 1)
         s.dealt = 4 * H
     if mode == 2:
         s.trump = trump_preset

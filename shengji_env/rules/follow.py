@@ -4,7 +4,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cardzoo.cards import popcount
+
 from ..config import C_DECKS
+from ..state import CS_SEAT, CS_SEL
+from .cardsets import available_bits, set_bits
 from .order import NPOS, card_esuit, esuit_table
 
 
@@ -288,15 +292,14 @@ def follow_bits(s, em):
     e = s.lead_esuit
     n = s.lead_n
     est = s.es_tab
-    av = np.uint64(0)
-    h = 0
+    cs = s.card_sets
+    base = CS_SEAT * s.actor
+    av = available_bits(s, s.actor)
+    h = 0        # cards of the led esuit held, and selected (copies counted: one plane per copy)
     ssel = 0
-    for c in range(54):
-        if hp[c] > sel[c]:
-            av |= one << np.uint64(c)
-        if est[c] == e:
-            h += hp[c]
-            ssel += sel[c]
+    for k in range(1, 5):
+        h += popcount(cs[base + k] & em)
+        ssel += popcount(cs[CS_SEL + k] & em)
     if h <= n:
         if s.nsel - ssel < n - h:
             return av
@@ -345,8 +348,7 @@ def _follow_mask(st, b, cfg, out):
         em |= np.uint64(est[c] == e) << np.uint64(c)
     bits = follow_bits(s, em)
     if bits != 0:
-        for c in range(54):
-            out[c] = (bits >> np.uint64(c)) & np.uint64(1)
+        set_bits(out, bits)
         return
     D = cfg[C_DECKS]
     pc = np.empty((NPOS, 4), np.int64)

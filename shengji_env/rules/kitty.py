@@ -4,6 +4,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..config import C_FLIP, C_K
+from .cardsets import add_to_hand, clear_selection_sets, select_card, sync_seat_sets
 from .order import card_pos, set_tables
 from .phases import BURY, LEAD
 
@@ -14,12 +15,13 @@ def _pick_up(st, b, cfg):
     s = st[b]
     set_tables(st, b)
     for j in range(cfg[C_K]):
-        s.hand[s.banker, s.kitty_order[j]] += 1
+        add_to_hand(s, s.banker, s.kitty_order[j], 1)
     s.phase = BURY
     s.actor = s.banker
     s.nsel = 0
     for c in range(54):
         s.sel[c] = 0
+    clear_selection_sets(s)
 
 
 @njit(cache=True, inline="always")
@@ -62,13 +64,14 @@ def _kitty_flip(st, b, cfg):
 def bury_card(s, c, K):
     """SJ-5.1: the banker buries one card c per action; after K the buried cards leave his hand and
     are the kitty, and the banker leads the first trick (SJ-5.2)."""
-    s.sel[c] += 1
-    s.nsel += 1
+    select_card(s, c)
     if s.nsel == K:
         for x in range(54):
             s.hand[s.banker, x] -= s.sel[x]
             s.buried[x] = s.sel[x]
             s.sel[x] = 0
+        sync_seat_sets(s, s.banker)
+        clear_selection_sets(s)
         s.nsel = 0
         s.phase = LEAD
         s.leader = s.banker

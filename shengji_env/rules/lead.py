@@ -7,12 +7,13 @@ from numba import njit
 from cardzoo.cards import highest_bit, lowest_bit, popcount
 
 from ..config import C_DECKS, C_PENALTY, C_PEN_PTS
-from ..state import MAX_COMP
-from .bits import _esuit_tables_r, _hand_bits_all
+from ..state import CS_SEAT, CS_SEL, MAX_COMP
+from .bits import _esuit_tables_r
+from .cardsets import clear_selection_sets
 from .combos import _decomp_ns
 from .order import NPOS, next_seat
 from .phases import FOLLOW
-from .scratch import (BB_SEAT, BB_SEL, BB_SIZE, DS_SIZE, ESM_ABOVE, ESM_SIZE, WS_CFG, WS_CNT, WS_COMP_CARDS, WS_COMP_K,
+from .scratch import (DS_SIZE, ESM_ABOVE, ESM_SIZE, WS_CFG, WS_CNT, WS_COMP_CARDS, WS_COMP_K,
                       WS_COMP_L, WS_COMP_TOP, WS_PC, WS_PLAY, WS_PN, WS_SEL_AT, WS_SEL_PK, WS_THROW_PM, make_ws,
                       set_ws_cfg)
 from .trick import play_card, play_cards
@@ -73,6 +74,7 @@ def _ordinary_lead_of_one_card(s, ldr, c):
     s.ftop[0] = s.pos_tab[c]
     play_card(s, ldr, c, k)
     s.sel[c] = 0
+    clear_selection_sets(s)
     _lead_on_table(s, ldr, k, s.es_tab[c])
 
 
@@ -198,7 +200,7 @@ def _decompose_selection(s, ws, esm, stk, sb, D):
 
 
 @njit(cache=True, inline="always")
-def _forced_component(s, ws, esm, bb, m, e, D):
+def _forced_component(s, ws, esm, m, e, D):
     """SJ-7.4 throw check of the m >= 2 components in ws (WS_COMP_*) of a lead of esuit e: the index
     of the forced component (among those some other seat beats, the smallest size, then the lowest
     top, then the lowest card index), or -1 when the throw succeeds. A single or tuple of k copies
@@ -207,6 +209,7 @@ def _forced_component(s, ws, esm, bb, m, e, D):
     leader+dq holds some card of position p at least k times), built the first time one is checked."""
     ldr = s.actor
     pst = s.pos_tab
+    bb = s.card_sets
     one = np.uint64(1)
     q1 = next_seat(ldr)
     q2 = next_seat(q1)
@@ -221,7 +224,7 @@ def _forced_component(s, ws, esm, bb, m, e, D):
         L = ws[WS_COMP_L + j]
         tj = ws[WS_COMP_TOP + j]
         if L == 1:
-            held = bb[BB_SEAT * q1 + k] | bb[BB_SEAT * q2 + k] | bb[BB_SEAT * q3 + k]
+            held = bb[CS_SEAT * q1 + k] | bb[CS_SEAT * q2 + k] | bb[CS_SEAT * q3 + k]
             beaten = (held & esm[ESM_ABOVE + NPOS * e + tj]) != 0
         else:
             if not have_pm:
@@ -230,7 +233,7 @@ def _forced_component(s, ws, esm, bb, m, e, D):
                     q = (ldr + dq) % 4
                     for kk in range(1, D + 1):
                         M = 0
-                        x = bb[BB_SEAT * q + kk] & em
+                        x = bb[CS_SEAT * q + kk] & em
                         while x != 0:
                             M |= 1 << pst[lowest_bit(x)]
                             x &= x - one
@@ -263,23 +266,22 @@ def _forced_component(s, ws, esm, bb, m, e, D):
 
 
 @njit(cache=True)
-def execute_lead(s, ws, esm, bb, stk):
+def execute_lead(s, ws, esm, stk):
     """DONE of a lead (SJ-7): the selection's canonical decomposition (SJ-7.2), the throw check
     (SJ-7.4) and the play: all of it (a successful throw, SJ-7.3 ordinary leads included) or the
-    forced component. Reads the card sets bb (make_bb, equal to the record) and the esuit tables esm
-    (make_esm); the config is in ws (set_ws_cfg); stk: the SJ-7.2 search's stack (DS_SIZE), or an
+    forced component. Reads the record's card sets and the esuit tables esm (make_esm); the config is in ws (set_ws_cfg); stk: the SJ-7.2 search's stack (DS_SIZE), or an
     empty array to allocate it when needed."""
     sel = s.sel
     ldr = s.actor
     one = np.uint64(1)
-    sb = bb[BB_SEL + 1]
+    sb = s.card_sets[CS_SEL + 1]
     if popcount(sb) == 1:
         _ordinary_lead_of_one_card(s, ldr, np.int64(lowest_bit(sb)))
         return
     D = ws[WS_CFG + C_DECKS]
     e = s.es_tab[lowest_bit(sb)]
     m = _decompose_selection(s, ws, esm, stk, sb, D)
-    forced = _forced_component(s, ws, esm, bb, m, e, D) if m >= 2 else -1
+    forced = _forced_component(s, ws, esm, m, e, D) if m >= 2 else -1
     play = ws[WS_PLAY:WS_PLAY + 54]
     if forced >= 0:
         x = sb
@@ -311,14 +313,15 @@ def execute_lead(s, ws, esm, bb, stk):
         x &= x - one
         n += play[c]
         sel[c] = 0
+    clear_selection_sets(s)
     play_cards(s, ldr, play, sb)
     _lead_on_table(s, ldr, n, e)
 
 
 @njit(cache=True)
 def execute_lead_from_record(s, ws):
-    """execute_lead where no card sets are kept (the step path): an ordinary lead of one card
-    directly, else with the card sets and esuit tables built from the record."""
+    """execute_lead on the step path, which keeps no esuit tables: an ordinary lead of one card
+    directly, else with the esuit tables built from the record."""
     sel = s.sel
     nd = 0
     one = -1
@@ -331,9 +334,7 @@ def execute_lead_from_record(s, ws):
         return
     esm = np.empty(ESM_SIZE, np.uint64)
     _esuit_tables_r(s, esm)
-    bb = np.empty(BB_SIZE, np.uint64)
-    _hand_bits_all(s, bb)
-    execute_lead(s, ws, esm, bb, np.empty(0, np.int64))
+    execute_lead(s, ws, esm, np.empty(0, np.int64))
 
 
 @njit(cache=True)

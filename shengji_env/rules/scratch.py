@@ -44,13 +44,6 @@ DS_SORT = 2467         # (32,): sort scratch of combos._cmp_comp
 DS_BLK = 2560
 DS_SIZE = (MAX_COMP + 1) * DS_BLK   # the whole stack: MAX_COMP + 1 depths
 
-# bb (make_bb, uint64): the rollout's incremental card sets. bb[BB_SEAT * seat + k] = the cards seat
-# holds at least k times (k = 1..D; entries above D stay 0), bb[BB_SEL + k] = the cards selected at
-# least k times. hand[c] > sel[c] iff some k has c in bb[BB_SEAT seat + k] and not in bb[BB_SEL + k].
-BB_SEAT = 8
-BB_SEL = 32
-BB_SIZE = 48
-
 # esm (make_esm, uint64): the rollout's esuit tables. esm[e] = the cards of esuit e,
 # esm[ESM_ABOVE + NPOS e + p] = the cards of esuit e at positions above p (SJ-3.4)
 ESM_ABOVE = 5
@@ -71,12 +64,6 @@ def set_ws_cfg(ws, cfg):
     the config there, so their hot calls take one array argument."""
     for i in range(cfg.shape[0]):
         ws[WS_CFG + i] = cfg[i]
-
-
-@njit(cache=True)
-def make_bb():
-    """The rollout's incremental card sets (offsets BB_*)."""
-    return np.zeros(BB_SIZE, np.uint64)
 
 
 @njit(cache=True)

@@ -9,9 +9,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cardzoo.cards import lowest_bit
 from cardzoo.fastpath import ILLEGAL, PHASE_STEP, RESYNC
 
 from ..config import C_AUTO, C_K
+from ..state import CS_SEL
+from .cardsets import available_bits, clear_selection_sets, select_card, set_bits
 from .declare import _advance, decl_options
 from .follow import _follow_mask
 from .kitty import _pick_up, bury_card
@@ -36,29 +39,21 @@ def legal_mask(st, b, cfg, out):
         for t in range(4):
             out[A_NAME + t] = 1
     elif ph == BURY:
-        h = s.hand[s.banker]
-        sel = s.sel
-        for c in range(54):
-            if h[c] > sel[c]:
-                out[c] = 1
+        set_bits(out, available_bits(s, s.banker))
     elif ph == LEAD:
-        h = s.hand[s.actor]
-        sel = s.sel
-        est = s.es_tab
+        av = available_bits(s, s.actor)
         if s.nsel > 0:
-            es = -1
-            for c in range(54):
-                if sel[c] > 0:
-                    es = est[c]
-                    break
+            # further cards of the first selected card's esuit, or DONE
+            est = s.es_tab
+            es = est[lowest_bit(s.card_sets[CS_SEL + 1])]
             out[A_DONE] = 1
-            for c in range(54):
-                if h[c] > sel[c] and est[c] == es:
+            while av != 0:
+                c = lowest_bit(av)
+                av &= av - np.uint64(1)
+                if est[c] == es:
                     out[c] = 1
         else:
-            for c in range(54):
-                if h[c] > 0:
-                    out[c] = 1
+            set_bits(out, av)
     elif ph == FOLLOW:
         _follow_mask(st, b, cfg, out)
 
@@ -117,11 +112,9 @@ def _apply_play_r(s, a, ws):
         if a == A_DONE:
             execute_lead_from_record(s, ws)
         else:
-            s.sel[a] += 1
-            s.nsel += 1
+            select_card(s, a)
     elif ph == FOLLOW:
-        s.sel[a] += 1
-        s.nsel += 1
+        select_card(s, a)
         if s.nsel == s.lead_n:
             p = s.actor
             sel = s.sel
@@ -134,6 +127,7 @@ def _apply_play_r(s, a, ws):
                     if k > 0:
                         play_card(s, p, c, k)
                         sel[c] = 0
+            clear_selection_sets(s)
             s.nsel = 0
             s.ntp += 1
             if s.ntp == 4:

@@ -8,6 +8,7 @@ from cardzoo.cards import lowest_bit
 
 from ..config import C_H
 from ..state import MAX_COMP
+from .cardsets import take_from_hand
 from .order import NPOS, TRUMP, card_esuit, card_points, card_pos, esuit_table
 from .phases import LEAD
 from .scratch import WS_CFG, WS_CNT, WS_PC, WS_PN, WS_SHAPE_K, WS_SHAPE_L, WS_TAKEN, make_ws
@@ -137,7 +138,7 @@ def play_strength(cnt54, fk, fL, fm, s_esuit, lvl, trump):
 def play_card(s, seat, c, k):
     """Seat plays k copies of card c: from its hand to the trick and the play log (SJ-7.1, SJ-8.1);
     copies it had shown (a declaration, SJ-4.3, or a failed throw, SJ-7.4) are no longer shown."""
-    s.hand[seat, c] -= k
+    take_from_hand(s, seat, c, k)
     s.trick_cards[seat, c] += k
     s.played[seat, c] += k
     v = s.shown[seat, c] - k

@@ -15,8 +15,10 @@ from shengji_env import kernels as K
 from shengji_env.config import C_ALLOW_NT, C_DECKS
 from shengji_env.rules import bits, combos, declare, order, plays, trick
 from shengji_env.rules.lead import _decompose_selection
-from shengji_env.rules.scratch import (BB_SEL, DS_SIZE, WS_COMP_CARDS, WS_COMP_K, WS_COMP_L, WS_COMP_TOP, make_bb,
-                                       make_esm, make_ws, set_ws_cfg)
+from shengji_env.rules.cardsets import sync_card_sets
+from shengji_env.rules.scratch import (DS_SIZE, WS_COMP_CARDS, WS_COMP_K, WS_COMP_L, WS_COMP_TOP, make_esm, make_ws,
+                                       set_ws_cfg)
+from shengji_env.state import CS_SEL
 
 DECKS = [1, 2, 3, 4]
 OPTIONS = [{}, {"throw_penalty": "per_card", "declaration_mode": "after_deal"},
@@ -46,12 +48,11 @@ def _cases():
 
 
 @njit
-def _selection_decomposed(st, b, cfg, ws, esm, bb, stk):
+def _selection_decomposed(st, b, cfg, ws, esm, stk):
     s = st[b]
     set_ws_cfg(ws, cfg)
     bits._esuit_tables_r(s, esm)
-    bits._hand_bits_all(s, bb)
-    return _decompose_selection(s, ws, esm, stk, bb[BB_SEL + 1], cfg[C_DECKS])
+    return _decompose_selection(s, ws, esm, stk, s.card_sets[CS_SEL + 1], cfg[C_DECKS])
 
 
 @pytest.mark.parametrize("D", DECKS)
@@ -61,7 +62,6 @@ def test_decompose_selection_twin(D):
     leads, and for the leader's whole holding of each esuit (tractors and equal-position level cards)."""
     ws = make_ws()
     esm = make_esm()
-    bb = make_bb()
     stk = np.zeros(DS_SIZE, np.int64)
     pc = np.empty((order.NPOS, 4), np.int64)
     pn = np.empty(order.NPOS, np.int64)
@@ -80,7 +80,8 @@ def test_decompose_selection_twin(D):
             one = st[b:b + 1].copy()
             one[0]["sel"] = sel
             one[0]["nsel"] = int(sel.sum())
-            m = _selection_decomposed(one, 0, cfg, ws, esm, bb, stk)
+            sync_card_sets(one)
+            m = _selection_decomposed(one, 0, cfg, ws, esm, stk)
             e = int(est[np.flatnonzero(sel)[0]])
             order.esuit_table(e, int(s["hand_level"]), int(s["trump"]), pc, pn)
             mr = combos._decomp_ns(sel.astype(np.int64), pc, pn, np.int64(D), *ref, stk, np.int64(0))
