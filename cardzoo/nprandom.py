@@ -456,18 +456,23 @@ def check_stream(reference=_numpy_generator) -> bool:
     """True when this module draws what ``reference(seed)`` (numpy's PCG64 Generator) draws for a few
     seeds: the seeded state, two permutation(52), five integers(4) and the state after them (the
     32-bit buffer included). Else False, with a RuntimeWarning."""
+    # int8 card buffers and one-game kernels, as the games' own seeded draws use: on an empty numba
+    # cache this check then compiles (at import) only code the first reset needs anyway
     seeds = list(_CHECK_SEEDS)
     states = seeded_states(seeds)
-    perms = np.empty((len(seeds), 2, 52), np.int64)
-    permutation_rows(states, perms)
-    drawn = np.empty((len(seeds), 5), np.int64)
-    integers_rows(states, 4, np.full(len(seeds), 5, np.int64), drawn)
+    perm = np.empty(52, np.int8)
     for b, seed in enumerate(seeds):
+        row = states[b]
+        perms = []
+        for _ in range(2):
+            permutation_into(row, perm, 52)
+            perms.append(perm.copy())
+        drawn = [int(integers_below_jit(row, 4)) for _ in range(5)]
         gen = reference(seed)
         want_perms = [gen.permutation(52) for _ in range(2)]
         want_ints = [int(gen.integers(4)) for _ in range(5)]
-        if (any(not np.array_equal(p, w) for p, w in zip(perms[b], want_perms))
-                or drawn[b].tolist() != want_ints or state_dict(states[b]) != gen.bit_generator.state):
+        if (any(not np.array_equal(p, w) for p, w in zip(perms, want_perms))
+                or drawn != want_ints or state_dict(row) != gen.bit_generator.state):
             warnings.warn(f"cardzoo.nprandom: numpy {np.__version__}'s PCG64 stream differs from cardzoo's copy "
                           f"(seed {seed}); resets deal with numpy's own Generator instead (same games, slower)",
                           RuntimeWarning, stacklevel=2)

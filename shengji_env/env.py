@@ -185,10 +185,12 @@ _SEEDED_FIRST_DRAWS = KernelEntry(seeded_first_draws_rows)
 
 def _init_game(st, cfg_arr, setup: _Setup, order, trump: int):
     """The kernel start of an env's game (st: its one record) from its validated options and section
-    7.4 draws (_first_draws): the batch start _start_rows on that row, in one compiled call."""
-    _START_ROWS(st, cfg_arr, np.asarray(order, np.int8).reshape(1, -1), np.array([trump], np.int64),
+    7.4 draws (_first_draws): the batch start on that row, its automatic moves through the env's
+    step entry point (a first run compiles that anyway; _start_rows would compile them again)."""
+    _BEGIN_ROWS(st, cfg_arr, np.asarray(order, np.int8).reshape(1, -1), np.array([trump], np.int64),
                 np.array([setup.banker], np.int64), np.array([setup.levels], np.int64),
                 np.array([setup.first_drawer], np.int64))
+    _after_deal_auto(st, 0, cfg_arr)
 
 
 def _fill_deals(st, cfg_arr, cfg: cfgmod.Config, rngs, redeal_queues):
@@ -710,8 +712,17 @@ def _parse_trump(v, what):
 
 @njit(cache=True, nogil=True)
 def _start_rows(st, cfg, orders, trumps, bankers, levels, firsts):
-    """Section 7.4 first-hand start of every game b from its options and first draws: BatchGame's
-    reset, and an env's (_init_game)."""
+    """Section 7.4 first-hand start of every game b from its options and first draws, automatic
+    moves included: BatchGame's reset."""
+    _begin_rows(st, cfg, orders, trumps, bankers, levels, firsts)
+    for b in range(st.shape[0]):
+        K.after_deal_auto(st, b, cfg)
+
+
+@njit(cache=True, nogil=True)
+def _begin_rows(st, cfg, orders, trumps, bankers, levels, firsts):
+    """_start_rows up to the automatic moves after the deal's start (an env's _init_game makes
+    those through its step entry point)."""
     for b in range(st.shape[0]):
         s = st[b]
         s.levels[0] = levels[b, 0]
@@ -728,10 +739,9 @@ def _start_rows(st, cfg, orders, trumps, bankers, levels, firsts):
         for i in range(4):
             s.rewards[i] = 0.0
         K.start_deal(st, b, cfg, orders[b], trumps[b])
-        K.after_deal_auto(st, b, cfg)
 
 
-_START_ROWS = KernelEntry(_start_rows)
+_BEGIN_ROWS = KernelEntry(_begin_rows)
 
 
 @njit(cache=True)
