@@ -511,7 +511,8 @@ def aec_step(st, words, cards, act, mask_out):
 _aec_step = KernelEntry(aec_step)
 _observe_one = KernelEntry(observe_one)
 _seed_rows = KernelEntry(nprandom.seed_rows)
-_permutation_rows = KernelEntry(nprandom.permutation_rows)
+# one game's draws: the batch kernel permutation_rows would compile its paired shuffle for nothing
+_permutation_into = KernelEntry(nprandom.permutation_into)
 
 
 class raw_env(_Game, CardGameEnv):
@@ -582,10 +583,12 @@ class raw_env(_Game, CardGameEnv):
         words, nwords = np.zeros((1, 2), np.uint32), np.zeros(1, np.int64)
         nprandom.put_seed_words(seed, words, nwords)
         states = np.empty((1, nprandom.STATE_WORDS), np.uint64)  # the generator's own: kept by it
-        decks = np.empty((1, self.R, 52), np.int8)
+        decks = np.empty((self.R, 52), np.int8)
         _seed_rows(words, nwords, states)
-        _permutation_rows(states, decks)  # deck r = the r-th permutation(52), as _decks_from draws them
-        self._start(decks[0], self._coins_from(None), None, self.config.first_dealer, {})
+        row = states[0]
+        for r in range(self.R):  # deck r = the r-th permutation(52), as _decks_from draws them
+            _permutation_into(row, decks[r], 52)
+        self._start(decks, self._coins_from(None), None, self.config.first_dealer, {})
         return nprandom.LazyGenerator(states, 0)
 
     def _game_reset(self, rng, options):
