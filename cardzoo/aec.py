@@ -27,7 +27,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from cardzoo.fastpath import ILLEGAL, PHASE_STEP, RESYNC, zero_mask
-from cardzoo.firstrun import announce_compile
+from cardzoo.firstrun import announce_compile, start_compile_helper
 from cardzoo.options import check_action, check_seed, require_reset
 
 
@@ -116,7 +116,9 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
     # ---- the adapter -------------------------------------------------------------------------
     def __init__(self, num_players: int, render_mode: str | None = None):
         super().__init__()
-        announce_compile(type(self).__module__.partition(".")[0])  # before the game's kernels compile
+        package = type(self).__module__.partition(".")[0]
+        if announce_compile(package):  # before the game's kernels compile
+            start_compile_helper(package)
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode={render_mode!r} is not one of None, "
                              + ", ".join(map(repr, self.metadata["render_modes"])))

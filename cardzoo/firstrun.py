@@ -1,11 +1,16 @@
 """The first run of a game: its kernels compile (seconds to minutes) before anything plays, and are
 cached on disk for every later run. `announce_compile` says so on stderr, once per process and game,
-when the game's compiled cache is really empty; `warm_up_stages` lists what compiles a game's usual
+when the game's compiled cache is really empty; `start_compile_helper` then compiles part of the
+game's kernels in a second process on an idle core (numba compiles one function at a time, and the
+first process finds what the helper cached); `warm_up_stages` lists what compiles a game's usual
 paths ahead of time (the `cardzoo warmup` command).
 """
 from __future__ import annotations
 
+import importlib
+import os
 import random
+import subprocess
 import sys
 
 from cardzoo import _jit
@@ -18,6 +23,11 @@ COMPILE_NOTES = {
 }
 
 _announced: set[str] = set()
+
+#: package -> the module whose ``compile_ahead()`` lists, as (dispatcher, signature) pairs, what the
+#: helper process compiles: kernels the first env() compiles late (after its step kernel's own
+#: callees), at that env's argument types, so the helper is done with them by then
+AHEAD = {"lopti_env": "lopti_env.env", "shengji_env": "shengji_env.env"}
 
 
 def cache_is_cold(package: str, root=_jit.ROOT) -> bool:
@@ -48,6 +58,27 @@ def announce_compile(package: str, stream=None) -> bool:
     print(f"cardzoo: compiling {title} kernels (first run only, {how_long})...",
           file=sys.stderr if stream is None else stream, flush=True)
     return True
+
+
+def start_compile_helper(package: str):
+    """Start the package's compile-ahead helper (``python -m cardzoo.firstrun PACKAGE``, output
+    discarded) when the machine has a core to spare: at least two CPUs and a 1-minute load average
+    below their number minus one (a busy machine, e.g. a test run, would only lose time to it). Set
+    ``CARDZOO_COMPILE_HELPER=0`` to never start one. Returns the process, or None."""
+    if package not in AHEAD or os.environ.get("CARDZOO_COMPILE_HELPER", "1") == "0":
+        return None
+    cpus = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        load = 0.0
+    if cpus < 2 or load > cpus - 1:
+        return None
+    try:
+        return subprocess.Popen([sys.executable, "-m", "cardzoo.firstrun", package], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
 
 
 def _random_legal(mask, rnd: random.Random) -> int:
@@ -84,3 +115,13 @@ def warm_up_stages(game: str) -> list:
         g.rollout(seed=0)
 
     return [("env episode", env_episode), ("batch step", batch_step), ("rollout", rollout)]
+
+
+def compile_ahead(package: str) -> None:
+    """Compile (or load from the cache) the kernels the package's env lists for the helper."""
+    for dispatcher, signature in importlib.import_module(AHEAD[package]).compile_ahead():
+        dispatcher.compile(signature)
+
+
+if __name__ == "__main__":
+    compile_ahead(sys.argv[1])

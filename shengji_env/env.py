@@ -5,7 +5,7 @@ import copy
 import numbers
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof
 
 from cardzoo import aec, nprandom
 from cardzoo.fastpath import RESYNC, KernelEntry
@@ -587,6 +587,23 @@ def _after_deal_auto(st, b, cfg_arr):
 
 def env(**config):
     return aec.wrap(raw_env(**config))
+
+
+def compile_ahead() -> list:
+    """What cardzoo.firstrun's helper process compiles while a first env() compiles its step kernel,
+    as (dispatcher, signature) pairs at the env's argument types: kernels that env reaches after the
+    step's own callees (the FOLLOW mask, the observation, the seeded first draws and start)."""
+    st = make_state(1)
+    cfg = cfgmod.make().to_array()
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    i64 = np.zeros(1, np.int64)
+    sample = [(K.legal_mask, (st, 0, cfg, mask)),
+              (observe_seat, (st, 0, 0, np.zeros(OBS_SIZE, np.float32), mask)),
+              (seeded_first_draws_rows, (np.zeros((1, 2), np.uint32), i64,
+                                         np.empty((1, nprandom.STATE_WORDS), np.uint64), np.empty((1, 54), np.int8),
+                                         i64, 1, True, False)),
+              (_begin_rows, (st, cfg, np.empty((1, 54), np.int8), i64, i64, np.zeros((1, 2), np.int64), i64))]
+    return [(d, tuple(typeof(x) for x in args)) for d, args in sample]
 
 
 # ---------------------------------------------------------------------------------------------
