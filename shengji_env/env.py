@@ -590,13 +590,9 @@ def env(**config):
 
 
 def compile_ahead() -> list:
-    """What cardzoo.firstrun's helper process compiles while a first env() compiles its step kernel,
-    as (dispatcher, signature) pairs at the env's argument types: kernels that env reaches after the
-    step's own callees (the FOLLOW mask, the observation, the seeded first draws and start)."""
-    st = make_state(1)
-    cfg = cfgmod.make().to_array()
-    mask = np.zeros(NUM_ACTIONS, np.int8)
-    i64 = np.zeros(1, np.int64)
+    """cardzoo.firstrun's helper compiles these (dispatcher, signature at the env's argument types)
+    while a first env() compiles its step: the FOLLOW mask, the observation, the seeded start."""
+    st, cfg, mask, i64 = make_state(1), cfgmod.make().to_array(), np.zeros(NUM_ACTIONS, np.int8), np.zeros(1, np.int64)
     sample = [(K.legal_mask, (st, 0, cfg, mask)),
               (observe_seat, (st, 0, 0, np.zeros(OBS_SIZE, np.float32), mask)),
               (seeded_first_draws_rows, (np.zeros((1, 2), np.uint32), i64,
@@ -751,10 +747,8 @@ def _begin_rows(st, cfg, orders, trumps, bankers, levels, firsts):
         s.term = 0
         s.trunc = 0
         s.r_valid = 0
-        s.passed[0] = 0
-        s.passed[1] = 0
-        for i in range(4):
-            s.rewards[i] = 0.0
+        s.passed[:] = 0
+        s.rewards[:] = 0.0
         K.start_deal(st, b, cfg, orders[b], trumps[b])
 
 

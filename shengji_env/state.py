@@ -6,8 +6,9 @@ count tuples of each size, SJ-8.3; declarations show j copies, SJ-4.5), and a co
 that with one load. The hands and the selection are also kept as uint64 planes (``card_sets``:
 ``card_sets[CS_SEAT * seat + k]`` = the cards seat holds at least k times, k = 1..4, and
 ``card_sets[CS_SEL + k]`` the same of the selection; entries above D stay 0), which answer "which
-cards" (the legal sets of section 4, the SJ-7.4 throw check) in a few word operations. Only the
-functions of ``rules.cardsets`` change those counts, and they keep the planes equal to them.
+cards" (the legal sets of section 4, the SJ-7.4 throw check) in a few word operations. Every kernel
+that changes the counts keeps the planes equal to them through ``rules.cardsets``
+(``tests/shengji/test_card_sets.py`` checks it on every path).
 """
 from __future__ import annotations
 

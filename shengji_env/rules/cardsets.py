@@ -1,7 +1,7 @@
 """The record's card sets (``card_sets``, layout ``CS_*`` in ``shengji_env.state``): every seat's hand
 and the selection as uint64 planes, "the cards held at least k times", kept equal to the count
-vectors ``hand`` and ``sel`` by the only functions that change those counts (these, called by the
-deal, the kitty, the selection and ``trick.play_card``). The counts answer "how many copies of c"
+vectors ``hand`` and ``sel`` through these functions by every kernel that changes the counts (the
+deal, the kitty and the bury, composing a play, ``trick.play_card``). The counts answer "how many copies of c"
 (the rules' questions); the planes answer "which cards" in a few word operations (the legal sets of
 section 4 and the SJ-7.4 throw check)."""
 from __future__ import annotations
