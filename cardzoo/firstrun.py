@@ -24,9 +24,10 @@ COMPILE_NOTES = {
 
 _announced: set[str] = set()
 
-#: package -> the module whose ``compile_ahead()`` lists, as (dispatcher, signature) pairs, what the
-#: helper process compiles: kernels the first env() compiles late (after its step kernel's own
-#: callees), at that env's argument types, so the helper is done with them by then
+#: package -> the module whose ``compile_ahead()`` lists, as (dispatcher, arguments) pairs (each
+#: argument a sample value or a numba type), what the helper process compiles: kernels the first
+#: env() compiles late (after its step kernel's own callees), at that env's argument types, so the
+#: helper is done with them by then
 AHEAD = {"lopti_env": "lopti_env.env", "shengji_env": "shengji_env.env"}
 
 
@@ -117,9 +118,17 @@ def warm_up_stages(game: str) -> list:
     return [("env episode", env_episode), ("batch step", batch_step), ("rollout", rollout)]
 
 
+def ahead_signatures(package: str) -> list:
+    """The package's compile-ahead list as (dispatcher, signature) pairs."""
+    from numba import typeof, types
+
+    return [(dispatcher, tuple(a if isinstance(a, types.Type) else typeof(a) for a in args))
+            for dispatcher, args in importlib.import_module(AHEAD[package]).compile_ahead()]
+
+
 def compile_ahead(package: str) -> None:
     """Compile (or load from the cache) the kernels the package's env lists for the helper."""
-    for dispatcher, signature in importlib.import_module(AHEAD[package]).compile_ahead():
+    for dispatcher, signature in ahead_signatures(package):
         dispatcher.compile(signature)
 
 

@@ -719,7 +719,7 @@ def env(**config):
 
 def compile_ahead() -> list:
     """What cardzoo.firstrun's helper process compiles while a first env() compiles its step kernel,
-    as (dispatcher, signature) pairs at the env's argument types: kernels the step reaches after its
+    as (dispatcher, arguments) pairs at the env's argument types: kernels the step reaches after its
     play rules (the sessions, the end of a turn, the masks), the observation and the seeded draws."""
     from numba import typeof, types
 
@@ -730,12 +730,11 @@ def compile_ahead() -> list:
     rec = typeof(st[0])
     i32, i8 = types.Array(types.int32, 1, "C"), types.Array(types.int8, 1, "C")
     play_args = (rec, i32, types.Array(types.int32, 2, "C"), types.Array(types.int8, 2, "C"), i8, types.int64)
-    sample = [(observe_one, (st, 0, np.zeros(8, np.int32), 0, np.zeros(OBS_SIZE, np.float32))),
-              (nprandom.seed_rows, (np.zeros((1, 2), np.uint32), np.zeros(1, np.int64),
-                                    np.empty((1, nprandom.STATE_WORDS), np.uint64))),
-              (nprandom.permutation_into, (np.empty(nprandom.STATE_WORDS, np.uint64), np.empty(52, np.int8), 52))]
-    return ([(session_step, play_args), (end_turn, play_args), (K.compute_mask, (rec, i32))]
-            + [(d, tuple(typeof(x) for x in args)) for d, args in sample])
+    return [(session_step, play_args), (end_turn, play_args), (K.compute_mask, (rec, i32)),
+            (observe_one, (st, 0, np.zeros(8, np.int32), 0, np.zeros(OBS_SIZE, np.float32))),
+            (nprandom.seed_rows, (np.zeros((1, 2), np.uint32), np.zeros(1, np.int64),
+                                  np.empty((1, nprandom.STATE_WORDS), np.uint64))),
+            (nprandom.permutation_into, (np.empty(nprandom.STATE_WORDS, np.uint64), np.empty(52, np.int8), 52))]
 
 
 # ---------------------------------------------------------------------------------------------

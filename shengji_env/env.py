@@ -5,7 +5,7 @@ import copy
 import numbers
 
 import numpy as np
-from numba import njit, typeof
+from numba import njit
 
 from cardzoo import aec, nprandom
 from cardzoo.fastpath import RESYNC, KernelEntry
@@ -590,16 +590,14 @@ def env(**config):
 
 
 def compile_ahead() -> list:
-    """cardzoo.firstrun's helper compiles these (dispatcher, signature at the env's argument types)
+    """cardzoo.firstrun's helper compiles these (dispatcher, sample arguments of the env's types)
     while a first env() compiles its step: the FOLLOW mask, the observation, the seeded start."""
     st, cfg, mask, i64 = make_state(1), cfgmod.make().to_array(), np.zeros(NUM_ACTIONS, np.int8), np.zeros(1, np.int64)
-    sample = [(K.legal_mask, (st, 0, cfg, mask)),
-              (observe_seat, (st, 0, 0, np.zeros(OBS_SIZE, np.float32), mask)),
-              (seeded_first_draws_rows, (np.zeros((1, 2), np.uint32), i64,
-                                         np.empty((1, nprandom.STATE_WORDS), np.uint64), np.empty((1, 54), np.int8),
-                                         i64, 1, True, False)),
-              (_begin_rows, (st, cfg, np.empty((1, 54), np.int8), i64, i64, np.zeros((1, 2), np.int64), i64))]
-    return [(d, tuple(typeof(x) for x in args)) for d, args in sample]
+    return [(K.legal_mask, (st, 0, cfg, mask)),
+            (observe_seat, (st, 0, 0, np.zeros(OBS_SIZE, np.float32), mask)),
+            (seeded_first_draws_rows, (np.zeros((1, 2), np.uint32), i64, np.empty((1, nprandom.STATE_WORDS), np.uint64),
+                                       np.empty((1, 54), np.int8), i64, 1, True, False)),
+            (_begin_rows, (st, cfg, np.empty((1, 54), np.int8), i64, i64, np.zeros((1, 2), np.int64), i64))]
 
 
 # ---------------------------------------------------------------------------------------------

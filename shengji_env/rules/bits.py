@@ -54,6 +54,17 @@ def _legal_bits(st, b, cfg, esm):
     return _legal_bits_r(st[b], esm)
 
 
+@njit(cache=True, inline="always")
+def lead_bits(s, esm):
+    """The LEAD set of section 4: any held card; once cards are selected, a further held card of
+    the first selected card's esuit, or DONE (esm: _esuit_tables_r's)."""
+    av = available_bits(s, s.actor)
+    if s.nsel == 0:
+        return av
+    es = s.es_tab[lowest_bit(s.card_sets[CS_SEL + 1])]
+    return (av & esm[es]) | (np.uint64(1) << np.uint64(A_DONE))
+
+
 @njit(cache=True)
 def _legal_bits_r(s, esm):
     """_legal_bits on the record s: the BURY and LEAD masks of section 4 (any held card; then cards of
@@ -62,11 +73,7 @@ def _legal_bits_r(s, esm):
     if ph == BURY:
         return available_bits(s, s.banker)
     if ph == LEAD:
-        av = available_bits(s, s.actor)
-        if s.nsel == 0:
-            return av
-        es = s.es_tab[lowest_bit(s.card_sets[CS_SEL + 1])]
-        return (av & esm[es]) | (np.uint64(1) << np.uint64(A_DONE))
+        return lead_bits(s, esm)
     if ph != FOLLOW:
         return np.uint64(0)
     return follow_bits(s, esm[s.lead_esuit])

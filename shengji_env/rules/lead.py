@@ -269,8 +269,9 @@ def _forced_component(s, ws, esm, m, e, D):
 def execute_lead(s, ws, esm, stk):
     """DONE of a lead (SJ-7): the selection's canonical decomposition (SJ-7.2), the throw check
     (SJ-7.4) and the play: all of it (a successful throw, SJ-7.3 ordinary leads included) or the
-    forced component. Reads the record's card sets and the esuit tables esm (make_esm); the config is in ws (set_ws_cfg); stk: the SJ-7.2 search's stack (DS_SIZE), or an
-    empty array to allocate it when needed."""
+    forced component. Reads the record's card sets and the esuit tables esm (make_esm); the config
+    is in ws (set_ws_cfg); stk: the SJ-7.2 search's stack (DS_SIZE), or an empty array to allocate
+    it when needed."""
     sel = s.sel
     ldr = s.actor
     one = np.uint64(1)
@@ -320,17 +321,10 @@ def execute_lead(s, ws, esm, stk):
 
 @njit(cache=True)
 def execute_lead_from_record(s, ws):
-    """execute_lead on the step path, which keeps no esuit tables: an ordinary lead of one card
-    directly, else with the esuit tables built from the record."""
-    sel = s.sel
-    nd = 0
-    one = -1
-    for c in range(54):
-        if sel[c] > 0:
-            nd += 1
-            one = c
-    if nd == 1:
-        _ordinary_lead_of_one_card(s, s.actor, one)
+    """execute_lead on the step path, which keeps no esuit tables: built from the record for a lead
+    of two or more distinct cards (execute_lead plays one card's copies without them)."""
+    if popcount(s.card_sets[CS_SEL + 1]) == 1:
+        _ordinary_lead_of_one_card(s, s.actor, np.int64(lowest_bit(s.card_sets[CS_SEL + 1])))
         return
     esm = np.empty(ESM_SIZE, np.uint64)
     _esuit_tables_r(s, esm)

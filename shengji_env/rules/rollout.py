@@ -4,12 +4,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardzoo.cards import lowest_bit, nth_set_bit, popcount, random_legal, rng_below, seed_generators
+from cardzoo.cards import nth_set_bit, popcount, random_legal, rng_below, seed_generators
 
 from ..config import C_ALLOW_NT, C_AUTO
-from ..state import CS_SEAT, CS_SEL
-from .bits import _esuit_tables_r, _legal_bits_r
-from .cardsets import available_bits, select_card
+from ..state import CS_SEAT
+from .bits import _esuit_tables_r, _legal_bits_r, lead_bits
+from .cardsets import select_card
 from .declare import _declare_bits
 from .lead import execute_lead
 from .phases import A_DONE, A_PASS, BURY, DECLARE, FOLLOW, LEAD, NUM_ACTIONS
@@ -32,7 +32,6 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, stk):
     s = st[b]
     auto = cfg[C_AUTO]
     cs = s.card_sets
-    one = np.uint64(1)
     n = 0
     key = -1
     fast = False    # esm holds the hand's esuit tables and no forced play is automatic
@@ -64,13 +63,8 @@ def _rollout_one(st, b, cfg, rng, mask, ws, esm, stk):
             n += 1
             continue
         if ph == LEAD and fast:
-            # composing a lead (section 4): the first card is any held card, each later one a
-            # further held card of the first card's esuit, or DONE (_legal_bits_r's sets)
-            if s.nsel == 0:
-                bits = cs[CS_SEAT * s.actor + 1]
-            else:
-                bits = ((available_bits(s, s.actor) & esm[s.es_tab[lowest_bit(cs[CS_SEL + 1])]]) |
-                        (one << np.uint64(A_DONE)))
+            # composing a lead without the general path's checks: ~9% of the rollout's time
+            bits = lead_bits(s, esm)
             a = nth_set_bit(bits, rng_below(rng, b, np.int64(popcount(bits))))
             if a == A_DONE:
                 execute_lead(s, ws, esm, stk)

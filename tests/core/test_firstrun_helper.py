@@ -19,7 +19,7 @@ from cardzoo.registry import make
 
 package, game = sys.argv[1], sys.argv[2]
 firstrun.compile_ahead(package)                      # the helper's work, into the empty cache
-listed = {d.py_func.__qualname__ for d, _ in __import__(firstrun.AHEAD[package], fromlist=["x"]).compile_ahead()}
+listed = {d.py_func.__qualname__ for d, _ in firstrun.ahead_signatures(package)}
 compiled = []
 
 class Listener(event.Listener):
