@@ -42,6 +42,8 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
     reset_options: tuple[str, ...] = ()
     """The top-level `reset(options=...)` keys the game reads (spec 9.6): any other key is ignored
     with a UserWarning, so PettingZoo's own api_test probe `options={"options": 1}` passes."""
+    phase_names: tuple[str, ...] = ()
+    """The game's phase names by its phase code, for `_game_quick_step`'s PHASE_STEP reports."""
     _derived: tuple[str, ...] = ()
     """Instance attributes `_bind` makes from the others (views into the state arrays, compiled kernel
     entry points): copies and pickles leave them out and `_bind` makes them again (see __getstate__)."""
@@ -104,8 +106,8 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         exactly like `_game_step` and report the step as cardzoo.fastpath says (the one protocol of
         every game's step kernel): ILLEGAL if the actor's mask does not allow it (nothing changed), the
         seat to act next after a quiet step (the phase and the result unchanged, nobody paid, the
-        episode goes on), `PHASE_STEP - seat` after a step that is quiet but for the phase name, else
-        RESYNC to have the adapter bring everything up to date from the hooks. After a quiet step the
+        episode goes on), `PHASE_STEP - seat - 8 * phase` after a step that is quiet but for the phase
+        (`phase_names[phase]`, which `_game_phase()` then returns), else RESYNC to have the adapter bring everything up to date from the hooks. After a quiet step the
         adapter only moves the mask (`_game_mask()`), agent_selection and, for PHASE_STEP, the phase in
         every info. This default checks the mask and reports every step as RESYNC."""
         if not self._mask[action]:
@@ -286,9 +288,10 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                 self._cumulative_rewards[agent] = 0.0
                 mask = self._mask  # the game's own array while a seat acts (_game_mask), just rewritten
                 infos = self.infos
-                if nxt < 0:  # quiet but for the phase name: every info's phase too
+                if nxt < 0:  # quiet but for the phase: every info's phase too
                     nxt = PHASE_STEP - nxt
-                    phase = self._game_phase()
+                    phase = self.phase_names[nxt >> 3]
+                    nxt &= 7
                     self._phase = phase
                     for info in infos.values():  # every agent is live while one acts (none was removed)
                         info["phase"] = phase
@@ -339,6 +342,8 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         self._zero_mask = zero
         if self._mask is copied:
             self._mask = zero
+        elif getattr(self, "_actor", -1) >= 0:  # while a seat acts, _mask is the game's own array
+            self._mask = self._game_mask()
         for info in self.infos.values() if hasattr(self, "infos") else ():
             if info.get("action_mask") is copied:
                 info["action_mask"] = zero

@@ -4,12 +4,15 @@ the shared zero mask.
 **The step report.** A game's one-call step kernel (the AEC adapter's `_game_quick_step`, cardzoo.aec)
 checks the actor's mask itself and reports how the step moved the game, the same way in every game:
 
-    seat >= 0              a quiet step: the same phase and result, nobody paid, `seat` acts next
-    PHASE_STEP - seat      quiet but for the phase name (a trick's lead becoming its follows ...)
-    RESYNC (-1)            anything else: the adapter brings everything up to date from the hooks
-    ILLEGAL (-2)           the mask does not allow the action; nothing changed
+    seat >= 0                          a quiet step: the same phase and result, nobody paid, `seat`
+                                       acts next
+    PHASE_STEP - seat - 8 * phase      quiet but for the phase, now the game's phase code `phase`
+                                       (its name: the env's `phase_names[phase]`)
+    RESYNC (-1)                        anything else: the adapter brings everything up to date from
+                                       the hooks
+    ILLEGAL (-2)                       the mask does not allow the action; nothing changed
 
-The constants are plain ints, so numba kernels compile them in.
+The constants are plain ints, so numba kernels compile them in. Seats are below 8.
 """
 from __future__ import annotations
 
@@ -18,8 +21,8 @@ import numpy as np
 RESYNC = -1
 ILLEGAL = -2
 PHASE_STEP = -3
-"""`_game_quick_step` returns `PHASE_STEP - seat` for a step that only moved the turn to `seat` and
-changed the phase name (see the hook)."""
+"""`_game_quick_step` returns `PHASE_STEP - seat - 8 * phase` for a step that only moved the turn to
+`seat` and changed the phase to the game's code `phase` (see the hook)."""
 
 
 class KernelEntry:

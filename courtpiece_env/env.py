@@ -128,7 +128,7 @@ def aec_step(st, cfg, a, neworder, mask_out):
     same legal_bits its mask was written from), then K.step_one's work, reported in the terms of
     the one step report of cardzoo.fastpath: ILLEGAL when `a` is not legal (nothing
     changed); else the next actor's mask (zeros when none) is in mask_out and the return is that
-    actor when the phase stayed the same, PHASE_STEP - actor when only the phase changed, RESYNC when
+    actor when the phase stayed the same, PHASE_STEP - actor - 8 * phase when only the phase changed, RESYNC when
     no seat acts any more (the bazi was decided: CP-9.4, rewards paid; phase
     OVER, or NEED_DEAL in a match). Only a decided bazi pays or changes the result, so every
     other step is quiet. For change cards (59) `neworder` holds the new deal order drawn by the caller."""
@@ -151,7 +151,7 @@ def aec_step(st, cfg, a, neworder, mask_out):
     cards, ex = K.legal_bits(s, cfg)
     K.write_mask(cards, ex, mask_out)
     if s.phase != phase:
-        return PHASE_STEP - actor
+        return PHASE_STEP - actor - 8 * s.phase
     return actor
 
 
@@ -163,6 +163,7 @@ class raw_env(aec.CardGameEnv):
 
     metadata = {"name": "courtpiece_v0", "render_modes": ["ansi"], "is_parallelizable": False}
     version = 0
+    phase_names = PHASE_NAMES
     num_actions = NUM_ACTIONS
     observation_size = OBS_SIZE
     observation_bounds = (-1.0, 1.0)

@@ -480,13 +480,13 @@ class _NoRewards(tuple):
 
 
 @njit(cache=True)
-def aec_step(st, words, cards, act, mask_out):
+def aec_step(st, words, cards, act):
     """The AEC env's step: K.step_game on game 0, with the constants and the episode's decks and coins
     in two flat buffers -- numba unboxes every array argument on every call, which costs about as much
     as a step, so two buffers instead of four arrays -- and the actor's mask checked first. Returns the
     step report of cardzoo.fastpath: ILLEGAL when the mask does not allow `act` (nothing changed), the
     next actor when the step kept the phase and ended no round (section 5 pays at round ends only, and
-    the result exists only in phase "done": a quiet step), else RESYNC; the new mask is in mask_out.
+    the result exists only in phase "done": a quiet step), else RESYNC; the new mask is the record's.
 
     words: int32[2 + len(cfg) + 5 * carry rows] = len(cfg), carry rows, cfg, carry (rows in order);
     cards: int8[52 * rounds + coins] = the rounds' decks in order, then the coins."""
@@ -501,8 +501,6 @@ def aec_step(st, words, cards, act, mask_out):
     phase = g.phase
     rounds_done = g.rounds_done
     K.step_game(g, cfg, carry, cards[:52 * rounds].reshape((rounds, 52)), cards[52 * rounds:], act)
-    for i in range(mask_out.shape[0]):
-        mask_out[i] = g.mask[i]
     if g.phase == phase and g.rounds_done == rounds_done and g.actor >= 0:
         return g.actor
     return RESYNC
@@ -518,6 +516,7 @@ _permutation_into = KernelEntry(nprandom.permutation_into)
 class raw_env(_Game, CardGameEnv):
     metadata = {"name": "lopti_v0", "render_modes": ["ansi"], "is_parallelizable": False}
     version = VERSION
+    phase_names = PHASE_NAMES
     num_actions = NUM_ACTIONS
     observation_size = OBS_SIZE
     # Finite, so RL libraries accept the space: the largest entries are throw counts (<= the
@@ -538,9 +537,6 @@ class raw_env(_Game, CardGameEnv):
         self._aux = None
         self._seed = None
         self._round_winners = []
-        # the actor's legal mask, rewritten in place by every step (the adapter hands out copies)
-        self._mask_now = np.zeros(NUM_ACTIONS, np.int8)
-        self._c_actor = -1
         self._c_phase = K.DONE
         self._paid_now = False
         self._no_rewards = _NoRewards((0.0,) * cfg.num_players)
@@ -554,6 +550,7 @@ class raw_env(_Game, CardGameEnv):
         self._f_phase = self._st["phase"]
         self._f_rewards = self._st["rewards"]
         self._f_rounds = self._st["rounds_done"]
+        # the actor's legal mask, rewritten in place by every step (the adapter hands out copies)
         self._mask_i8 = self._st["mask"][0].view(np.int8)
         # A fresh episode is built in _scratch from _blank, then moved into _st, all as byte copies:
         # copying a record array of this packed dtype goes field by field (~100x slower than memcpy).
@@ -561,7 +558,7 @@ class raw_env(_Game, CardGameEnv):
         self._scratch_u8 = self._scratch.view(np.uint8)
         self._st_u8 = self._st.view(np.uint8)
         # the step kernel's compiled entry point at the env's argument types (fixed: see KernelEntry)
-        self._step = _aec_step.at(self._st, self._words, self._cards, 0, self._mask_now)
+        self._step = _aec_step.at(self._st, self._words, self._cards, 0)
 
     # ---- reset ---------------------------------------------------------------------------------
     def reset(self, seed=None, options=None):
@@ -635,28 +632,23 @@ class raw_env(_Game, CardGameEnv):
         self._decks[0] = decks
         self._coins[0] = coins
         self._round_winners = []
-        self._c_actor = int(self._f_actor[0])
         self._c_phase = int(self._f_phase[0])
         self._paid_now = False
-        self._mask_now[:] = self._mask_i8
 
     # ---- hooks ---------------------------------------------------------------------------------
     def _game_step(self, action):
-        if self._step(self._st, self._words, self._cards, action, self._mask_now) == ILLEGAL:
+        if self._step(self._st, self._words, self._cards, action) == ILLEGAL:
             raise ValueError(f"illegal action {action} ({action_name(action)!r})")  # (the adapter checks first)
         self._absorb()
 
     def _game_quick_step(self, action):
-        moved = self._step(self._st, self._words, self._cards, action, self._mask_now)
-        if moved >= 0:  # quiet: only the actor moved (_paid_now stays: only _sync reads it, after _absorb)
-            self._c_actor = moved
-        elif moved == RESYNC:
+        moved = self._step(self._st, self._words, self._cards, action)
+        if moved == RESYNC:  # (after a quiet step _paid_now stays: only _sync reads it, after _absorb)
             self._absorb()
         return moved
 
     def _absorb(self):
         """Bookkeeping of a step that may have changed the phase or ended a round."""
-        self._c_actor = int(self._f_actor[0])
         self._c_phase = int(self._f_phase[0])
         if int(self._f_rounds[0]) > len(self._round_winners):  # this step ended a round: rewards (section 5)
             w = int(self._st["winner"][0])
@@ -666,10 +658,10 @@ class raw_env(_Game, CardGameEnv):
             self._paid_now = False
 
     def _game_actor(self):
-        return self._c_actor
+        return int(self._f_actor[0])
 
     def _game_mask(self):
-        return self._mask_now
+        return self._mask_i8
 
     def _game_observation(self, seat):
         out = np.empty(OBS_SIZE, np.float32)

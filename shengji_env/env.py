@@ -421,6 +421,7 @@ def _legal_plays(game, b: int, max_plays) -> np.ndarray:
 class raw_env(aec.CardGameEnv):
     metadata = {"name": "shengji_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
     version = 0
+    phase_names = _PHASE_STR
     num_actions = NUM_ACTIONS
     observation_size = OBS_SIZE
     observation_bounds = (-1000.0, 1000.0)
@@ -432,9 +433,9 @@ class raw_env(aec.CardGameEnv):
         self._cfg = self.config.to_array()
         self._st = make_state(1)
         self._result_cache = None
-        self._info = np.zeros(8, np.int64)
-        self._info[0] = -1
-        self._info[1] = K.OVER
+        # what the last non-quiet kernel call left (_pull): actor or -1, phase, term, trunc, result
+        # valid, result hand index; and the rewards of the latest step
+        self._report = (-1, K.OVER, 0, 0, 0, 0)
         self._rew = np.zeros(4, np.float32)
         # the actor's legal mask, rewritten in place by every step (the adapter hands out copies)
         self._cur_mask = np.zeros(NUM_ACTIONS, np.int8)
@@ -451,10 +452,20 @@ class raw_env(aec.CardGameEnv):
         self._blank = make_state(1)
         self._blank_bytes = self._blank.view(np.uint8).tobytes()
         # the kernels' compiled entry points at the env's argument types (fixed: see KernelEntry)
-        self._env_step = _ENV_STEP.at(self._st, 0, self._cfg, 0, self._cur_mask, self._info, self._rew)
+        self._env_step = _ENV_STEP.at(self._st, 0, self._cfg, 0, self._cur_mask)
 
     def _refresh(self):
-        self._env_step(self._st, 0, self._cfg, K.SYNC_ONLY, self._cur_mask, self._info, self._rew)
+        self._env_step(self._st, 0, self._cfg, K.SYNC_ONLY, self._cur_mask)
+        self._pull()
+
+    def _pull(self):
+        """Read the report of a call that was not quiet from the record (a quiet step changes only
+        the actor, which the adapter keeps)."""
+        s = self._st[0]
+        phase = int(s["phase"])
+        self._report = (int(s["actor"]) if phase <= K.FOLLOW else -1, phase, int(s["term"]), int(s["trunc"]),
+                        int(s["r_valid"]), int(s["r_hand_index"]))
+        self._rew = s["rewards"].copy()
 
     # ---- hooks ----
     def _game_reset_seeded(self, seed):
@@ -490,13 +501,14 @@ class raw_env(aec.CardGameEnv):
         self._redeal_queue = queues
         self._result_cache = None
         self._refresh()
-        if self._info[1] == K.NEED_DEAL:  # the first deal needs another (a redeal): _fill_deals
+        if self._report[1] == K.NEED_DEAL:  # the first deal needs another (a redeal): _fill_deals
             _fill_deals(st, self._cfg, self.config, [rng], queues)
             self._refresh()
 
     def _game_step(self, action):
-        self._env_step(self._st, 0, self._cfg, action, self._cur_mask, self._info, self._rew)
-        if self._info[1] == K.NEED_DEAL:
+        self._env_step(self._st, 0, self._cfg, action, self._cur_mask)
+        self._pull()
+        if self._report[1] == K.NEED_DEAL:
             self._deal_next()
 
     def _deal_next(self):
@@ -509,13 +521,15 @@ class raw_env(aec.CardGameEnv):
     def _game_quick_step(self, action):
         """The adapter's fast path: env_step's report (cardzoo.fastpath; ILLEGAL, nothing done, when the
         env's own mask refuses action: users get copies)."""
-        moved = self._env_step(self._st, 0, self._cfg, action, self._cur_mask, self._info, self._rew)
-        if moved == RESYNC and self._info[1] == K.NEED_DEAL:  # never quiet
-            self._deal_next()
+        moved = self._env_step(self._st, 0, self._cfg, action, self._cur_mask)
+        if moved == RESYNC:
+            self._pull()
+            if self._report[1] == K.NEED_DEAL:
+                self._deal_next()
         return moved
 
     def _game_actor(self):
-        return int(self._info[0])
+        return self._report[0]
 
     def _game_mask(self):
         return self._cur_mask
@@ -526,18 +540,18 @@ class raw_env(aec.CardGameEnv):
         return out
 
     def _game_phase(self):
-        return _PHASE_STR[int(self._info[1])]
+        return _PHASE_STR[self._report[1]]
 
     def _game_rewards(self):
         return self._rew
 
     def _game_end(self):
-        return bool(self._info[2]), bool(self._info[3])
+        return bool(self._report[2]), bool(self._report[3])
 
     def _game_result(self):
-        if not self._info[4]:
+        if not self._report[4]:
             return None
-        key = int(self._info[5])
+        key = self._report[5]
         if self._result_cache is None or self._result_cache[0] != key:
             self._result_cache = (key, result_dict(self._st[0]))
         return self._result_cache[1]
@@ -575,14 +589,13 @@ class raw_env(aec.CardGameEnv):
 
 
 _ENV_STEP = KernelEntry(K.env_step)
-_SCRATCH_REPORT = (np.zeros(NUM_ACTIONS, np.int8), np.zeros(8, np.int64), np.zeros(4, np.float32))
+_SCRATCH_MASK = np.zeros(NUM_ACTIONS, np.int8)
 
 
 def _after_deal_auto(st, b, cfg_arr):
     """K.after_deal_auto through the env's one entry point (K.env_step), which a first run compiles
-    anyway; its report goes to scratch arrays."""
-    mask, info, rewards = _SCRATCH_REPORT
-    _ENV_STEP(st, b, cfg_arr, K.AUTO_AFTER_DEAL, mask, info, rewards)
+    anyway; its mask goes to a scratch array."""
+    _ENV_STEP(st, b, cfg_arr, K.AUTO_AFTER_DEAL, _SCRATCH_MASK)
 
 
 def env(**config):

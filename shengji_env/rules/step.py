@@ -1,7 +1,7 @@
 """Section 4 masks and the step: applying one action and everything automatic after it.
 
-The thin layers between the env's entry points and the rules (`_auto`, `step_ws`, `step_one`,
-`sync_info`) are inlined into their callers: numba links and optimizes everything a kernel calls into
+The thin layers between the env's entry points and the rules (`_auto`, `step_ws`, `step_one`) are
+inlined into their callers: numba links and optimizes everything a kernel calls into
 that kernel's own machine code, so each layer compiled on its own cost a first run as much as the whole
 step below it."""
 from __future__ import annotations
@@ -217,56 +217,40 @@ def batch_step(st, cfg, actions):
         step_ws(st, b, cfg, actions[b], ws, tmp)
 
 
-@njit(cache=True, inline="always")
-def sync_info(st, b, cfg, mask, info, rewards):
-    """The AEC adapter's view after a call: info = [actor or -1, phase, term, trunc, result valid,
-    result hand index]; rewards of the latest step; the actor's mask."""
-    s = st[b]
-    ph = s.phase
-    info[0] = s.actor if ph <= FOLLOW else -1
-    info[1] = ph
-    info[2] = s.term
-    info[3] = s.trunc
-    info[4] = s.r_valid
-    info[5] = s.r_hand_index
-    for i in range(4):
-        rewards[i] = s.rewards[i]
-    if ph <= FOLLOW:
-        legal_mask(st, b, cfg, mask)
-    else:
-        mask[:] = 0
-
-
 AUTO_AFTER_DEAL = -1
 SYNC_ONLY = -2
 
 
 @njit(cache=True)
-def env_step(st, b, cfg, a, mask, info, rewards):
-    """One AEC step in one call: apply action a, run everything automatic, report (sync_info; info
-    must hold the report of the state before the step). Returns the step report of cardzoo.fastpath:
-    ILLEGAL, nothing done, when mask (the actor's, as the last report left it) refuses a; the seat
-    to act next when the step was quiet (the same phase, the same result, nobody paid, a seat still
-    to act), PHASE_STEP - that seat when it was quiet except that the phase changed, else RESYNC.
-    a = AUTO_AFTER_DEAL runs after_deal_auto instead of an action, a = SYNC_ONLY only reports: the env
-    makes every kernel call through this one entry point, so a first run compiles the step and the mask
-    code into one piece of machine code, not into one per entry point."""
-    phase = info[1]
-    r_valid = info[4]
-    r_key = info[5]
+def env_step(st, b, cfg, a, mask):
+    """One AEC step of game b in one call: apply action a, run everything automatic, write the next
+    actor's mask (zeros when no seat acts) and report (cardzoo.fastpath): ILLEGAL, nothing done, when
+    mask (the actor's, as the last call left it) refuses a; the seat to act next when the step was
+    quiet (the same phase and result, nobody paid, a seat still to act); PHASE_STEP - seat - 8 * phase
+    when it was quiet except that the phase changed; else RESYNC, and the env reads the rest from the
+    record. a = AUTO_AFTER_DEAL runs after_deal_auto instead of an action, a = SYNC_ONLY only writes
+    the mask: the env makes every kernel call through this one entry point, so a first run compiles
+    the step and the mask code into one piece of machine code, not into one per entry point."""
+    s = st[b]
+    phase = s.phase
+    r_valid = s.r_valid
+    r_key = s.r_hand_index
     if a >= 0:
         if mask[a] == 0:
             return ILLEGAL
         step_one(st, b, cfg, a)
     elif a == AUTO_AFTER_DEAL:
         _auto_after_deal(st, b, cfg)
-    sync_info(st, b, cfg, mask, info, rewards)
-    actor = info[0]
-    if actor < 0 or info[4] != r_valid or info[5] != r_key:
+    ph = s.phase
+    if ph > FOLLOW:
+        mask[:] = 0
+        return RESYNC
+    legal_mask(st, b, cfg, mask)
+    if a < 0 or s.r_valid != r_valid or s.r_hand_index != r_key:
         return RESYNC
     for i in range(4):
-        if rewards[i] != 0.0:
+        if s.rewards[i] != 0.0:
             return RESYNC
-    if info[1] != phase:
-        return PHASE_STEP - actor
-    return actor
+    if ph != phase:
+        return PHASE_STEP - s.actor - 8 * ph
+    return s.actor

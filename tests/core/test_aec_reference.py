@@ -209,7 +209,7 @@ def test_kept_mask_check_can_fail():
         def _game_quick_step(self, action):
             handed = self.infos[self.agent_selection]["action_mask"]
             moved = super()._game_quick_step(action)
-            handed[:] = self._mask_now  # the new mask written over the one handed out
+            handed[:] = self._mask_i8  # the new mask written over the one handed out
             return moved
 
     from cardzoo.aec import wrap

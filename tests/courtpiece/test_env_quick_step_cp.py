@@ -34,7 +34,7 @@ IDS = [f"{c['variant']}-{i}" for i, c in enumerate(CONFIGS)]
 def test_aec_step_is_step_one_with_the_mask_check_and_the_move_report(config):
     """On every state of seeded random games: every illegal action returns -2 and leaves the record as
     it was; the chosen legal action changes the record and writes the mask exactly like K.step_one, and
-    the return is the next actor (same phase), PHASE_STEP - actor (phase changed) or -1 (no seat acts:
+    the return is the next actor (same phase), PHASE_STEP - actor - 8 * phase (phase changed) or -1 (no seat acts:
     the bazi was decided, CP-9.4)."""
     raw = courtpiece_env.raw_env(**config)
     rnd = random.Random(11)
@@ -68,7 +68,7 @@ def test_aec_step_is_step_one_with_the_mask_check_and_the_move_report(config):
                 raw._finished()  # the env's own bookkeeping (a match deals the next bazi)
                 continue
             assert out.tobytes() == ref_mask.tobytes()
-            assert moved == (actor if new_phase == phase else PHASE_STEP - actor)
+            assert moved == (actor if new_phase == phase else PHASE_STEP - actor - 8 * new_phase)
             codes.add(moved >= 0)
     assert True in codes  # quiet steps (phase steps too where a call, hide or change phase comes first)
     assert False in codes or config["variant"] == "be_rang"
