@@ -250,7 +250,9 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                         r = float(rewards[seat])
                         self.rewards[agent] = r
                         cumulative[agent] += r
-                        self._paid = self._paid or r != 0.0
+                        # _paid stays True until no reward is outstanding: the quick path in step
+                        # then has no cumulative reward to clear
+                        self._paid = self._paid or cumulative[agent] != 0.0
         if actor >= 0:
             self.agent_selection = agents[actor]
         else:
@@ -278,14 +280,14 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         actor = self._actor
         # The common case first, with as little Python as possible (this is most of env()'s cost per
         # step): a live actor -- _sync keeps agent_selection on its agent and nobody is done while
-        # one acts -- given a plain int in range, after a step that paid nobody (else this step must
-        # set rewards back to 0: _sync below). The game checks the mask (ILLEGAL: nothing done).
+        # one acts -- given a plain int in range, while no reward is outstanding (else this step
+        # must set rewards back to 0 and clear the actor's cumulative reward: _sync below). The game
+        # checks the mask (ILLEGAL: nothing done).
         if actor >= 0 and action.__class__ is int and 0 <= action < self._num_actions and not self._paid:
             nxt = self._game_quick_step(action)
             if nxt >= 0 or nxt <= PHASE_STEP:  # quiet: what _sync does when only the actor and mask changed
                 agents = self.possible_agents
                 agent = agents[actor]
-                self._cumulative_rewards[agent] = 0.0
                 mask = self._mask  # the game's own array while a seat acts (_game_mask), just rewritten
                 infos = self.infos
                 if nxt < 0:  # quiet but for the phase: every info's phase too
@@ -305,7 +307,6 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                     self.agent_selection = agent
                 return
             if nxt == RESYNC:
-                self._cumulative_rewards[self.possible_agents[actor]] = 0.0
                 self._sync()
                 return
             # ILLEGAL: the checks below raise the error

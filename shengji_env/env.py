@@ -426,7 +426,7 @@ class raw_env(aec.CardGameEnv):
     observation_size = OBS_SIZE
     observation_bounds = (-1000.0, 1000.0)
     reset_options = RESET_KEYS
-    _derived = ("_blank", "_blank_bytes", "_env_step")
+    _derived = ("_blank", "_blank_bytes", "_cur_mask", "_env_step")
 
     def __init__(self, render_mode: str | None = None, **config):
         self.config = cfgmod.make(**config)
@@ -437,8 +437,9 @@ class raw_env(aec.CardGameEnv):
         # valid, result hand index; and the rewards of the latest step
         self._report = (-1, K.OVER, 0, 0, 0, 0)
         self._rew = np.zeros(4, np.float32)
-        # the actor's legal mask, rewritten in place by every step (the adapter hands out copies)
-        self._cur_mask = np.zeros(NUM_ACTIONS, np.int8)
+        # env_step's work buffer: the actor's legal mask (_cur_mask), rewritten in place by every
+        # step (the adapter hands out copies), and the step's scratch
+        self._work = np.zeros(K.WORK_BYTES, np.int8)
         # _game_reset_seeded's options (none) and work arrays (a seed's entropy words)
         self._no_options = _Setup(self.config, None, None)
         self._seed_words = np.zeros((1, 2), np.uint32)
@@ -451,11 +452,12 @@ class raw_env(aec.CardGameEnv):
         # states stay as they were), which costs a fraction of make_state's field writes
         self._blank = make_state(1)
         self._blank_bytes = self._blank.view(np.uint8).tobytes()
+        self._cur_mask = self._work[:NUM_ACTIONS]
         # the kernels' compiled entry points at the env's argument types (fixed: see KernelEntry)
-        self._env_step = _ENV_STEP.at(self._st, 0, self._cfg, 0, self._cur_mask)
+        self._env_step = _ENV_STEP.at(self._st, 0, self._cfg, 0, self._work)
 
     def _refresh(self):
-        self._env_step(self._st, 0, self._cfg, K.SYNC_ONLY, self._cur_mask)
+        self._env_step(self._st, 0, self._cfg, K.SYNC_ONLY, self._work)
         self._pull()
 
     def _pull(self):
@@ -506,7 +508,7 @@ class raw_env(aec.CardGameEnv):
             self._refresh()
 
     def _game_step(self, action):
-        self._env_step(self._st, 0, self._cfg, action, self._cur_mask)
+        self._env_step(self._st, 0, self._cfg, action, self._work)
         self._pull()
         if self._report[1] == K.NEED_DEAL:
             self._deal_next()
@@ -521,7 +523,7 @@ class raw_env(aec.CardGameEnv):
     def _game_quick_step(self, action):
         """The adapter's fast path: env_step's report (cardzoo.fastpath; ILLEGAL, nothing done, when the
         env's own mask refuses action: users get copies)."""
-        moved = self._env_step(self._st, 0, self._cfg, action, self._cur_mask)
+        moved = self._env_step(self._st, 0, self._cfg, action, self._work)
         if moved == RESYNC:
             self._pull()
             if self._report[1] == K.NEED_DEAL:
@@ -589,13 +591,13 @@ class raw_env(aec.CardGameEnv):
 
 
 _ENV_STEP = KernelEntry(K.env_step)
-_SCRATCH_MASK = np.zeros(NUM_ACTIONS, np.int8)
+_SCRATCH_WORK = np.zeros(K.WORK_BYTES, np.int8)
 
 
 def _after_deal_auto(st, b, cfg_arr):
     """K.after_deal_auto through the env's one entry point (K.env_step), which a first run compiles
-    anyway; its mask goes to a scratch array."""
-    _ENV_STEP(st, b, cfg_arr, K.AUTO_AFTER_DEAL, _SCRATCH_MASK)
+    anyway, with a scratch work buffer."""
+    _ENV_STEP(st, b, cfg_arr, K.AUTO_AFTER_DEAL, _SCRATCH_WORK)
 
 
 def env(**config):

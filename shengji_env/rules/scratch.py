@@ -30,6 +30,12 @@ WS_SEL_AT = 2624       # (NPOS,): a lead's selection by position: the selected c
 WS_SEL_PK = 2640       # (16,): [k] = positions where the selection holds >= k copies (zero above D)
 WS_SIZE = 2656
 
+# the AEC env's one work buffer (int8) for step.env_step: the env keeps it, so an env step allocates
+# nothing, and it is one array argument
+WORK_TMP = 128         # int8 (84,): auto_forced's scratch mask; [0:84] is the actor's mask
+WORK_WS = 256          # int64 (WS_SIZE,): ws, viewed from these bytes
+WORK_BYTES = WORK_WS + 8 * WS_SIZE
+
 # one depth's block of the SJ-7.2 search's stack (combos._decomp_ns): DS_BLK int64 a recursion depth
 DS_K = 0               # (MAX_COMP,): the rest's components, k
 DS_L = 64              # (MAX_COMP,): L

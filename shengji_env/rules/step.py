@@ -22,7 +22,7 @@ from .lead import execute_lead_from_record
 from .phases import (A_BJ, A_DECL, A_DONE, A_LJ, A_NAME, A_PASS, BURY, DEAL, DECLARE, FINAL, FOLLOW, LEAD, NAME_TRUMP,
                      NUM_ACTIONS)
 from .score import _finish_hand
-from .scratch import WS_CFG, make_ws, set_ws_cfg
+from .scratch import WORK_TMP, WORK_WS, WS_CFG, WS_SIZE, make_ws, set_ws_cfg
 from .trick import _resolve_trick, play_card
 
 
@@ -222,15 +222,19 @@ SYNC_ONLY = -2
 
 
 @njit(cache=True)
-def env_step(st, b, cfg, a, mask):
+def env_step(st, b, cfg, a, work):
     """One AEC step of game b in one call: apply action a, run everything automatic, write the next
-    actor's mask (zeros when no seat acts) and report (cardzoo.fastpath): ILLEGAL, nothing done, when
-    mask (the actor's, as the last call left it) refuses a; the seat to act next when the step was
-    quiet (the same phase and result, nobody paid, a seat still to act); PHASE_STEP - seat - 8 * phase
-    when it was quiet except that the phase changed; else RESYNC, and the env reads the rest from the
-    record. a = AUTO_AFTER_DEAL runs after_deal_auto instead of an action, a = SYNC_ONLY only writes
-    the mask: the env makes every kernel call through this one entry point, so a first run compiles
-    the step and the mask code into one piece of machine code, not into one per entry point."""
+    actor's mask (zeros when no seat acts) to work[0:84] and report (cardzoo.fastpath): ILLEGAL,
+    nothing done, when that mask (the actor's, as the last call left it) refuses a; the seat to act
+    next when the step was quiet (the same phase and result, nobody paid, a seat still to act);
+    PHASE_STEP - seat - 8 * phase when it was quiet except that the phase changed; else RESYNC, and
+    the env reads the rest from the record. work: int8[WORK_BYTES] (scratch.WORK_*), the env's.
+    a = AUTO_AFTER_DEAL runs after_deal_auto instead of an action, a = SYNC_ONLY only writes the
+    mask: the env makes every kernel call through this one entry point, so a first run compiles the
+    step and the mask code into one piece of machine code, not into one per entry point."""
+    mask = work[:NUM_ACTIONS]
+    tmp = work[WORK_TMP:WORK_TMP + NUM_ACTIONS]
+    ws = work[WORK_WS:WORK_WS + 8 * WS_SIZE].view(np.int64)
     s = st[b]
     phase = s.phase
     r_valid = s.r_valid
@@ -238,9 +242,10 @@ def env_step(st, b, cfg, a, mask):
     if a >= 0:
         if mask[a] == 0:
             return ILLEGAL
-        step_one(st, b, cfg, a)
-    elif a == AUTO_AFTER_DEAL:
-        _auto_after_deal(st, b, cfg)
+        step_ws(st, b, cfg, a, ws, tmp)
+    elif a == AUTO_AFTER_DEAL and cfg[C_AUTO]:
+        set_ws_cfg(ws, cfg)
+        _auto(st, b, cfg, tmp, ws)
     ph = s.phase
     if ph > FOLLOW:
         mask[:] = 0
