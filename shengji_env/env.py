@@ -426,7 +426,7 @@ class raw_env(aec.CardGameEnv):
     observation_size = OBS_SIZE
     observation_bounds = (-1000.0, 1000.0)
     reset_options = RESET_KEYS
-    _derived = ("_blank", "_blank_bytes", "_cur_mask", "_env_step")
+    _derived = ("_blank", "_blank_bytes", "_cur_mask", "_work_info", "_work_rewards", "_env_step")
 
     def __init__(self, render_mode: str | None = None, **config):
         self.config = cfgmod.make(**config)
@@ -453,6 +453,8 @@ class raw_env(aec.CardGameEnv):
         self._blank = make_state(1)
         self._blank_bytes = self._blank.view(np.uint8).tobytes()
         self._cur_mask = self._work[:NUM_ACTIONS]
+        self._work_info = self._work[K.WORK_INFO:K.WORK_INFO + 48].view(np.int64)
+        self._work_rewards = self._work[K.WORK_INFO + 48:K.WORK_INFO + 64].view(np.float32)
         # the kernels' compiled entry points at the env's argument types (fixed: see KernelEntry)
         self._env_step = _ENV_STEP.at(self._st, 0, self._cfg, 0, self._work)
 
@@ -461,13 +463,10 @@ class raw_env(aec.CardGameEnv):
         self._pull()
 
     def _pull(self):
-        """Read the report of a call that was not quiet from the record (a quiet step changes only
-        the actor, which the adapter keeps)."""
-        s = self._st[0]
-        phase = int(s["phase"])
-        self._report = (int(s["actor"]) if phase <= K.FOLLOW else -1, phase, int(s["term"]), int(s["trunc"]),
-                        int(s["r_valid"]), int(s["r_hand_index"]))
-        self._rew = s["rewards"].copy()
+        """Read the report of a call that was not quiet (a quiet step changes only the actor, which
+        the adapter keeps)."""
+        self._report = tuple(self._work_info.tolist())
+        self._rew = self._work_rewards.copy()
 
     # ---- hooks ----
     def _game_reset_seeded(self, seed):
@@ -508,8 +507,10 @@ class raw_env(aec.CardGameEnv):
             self._refresh()
 
     def _game_step(self, action):
-        self._env_step(self._st, 0, self._cfg, action, self._work)
-        self._pull()
+        if self._env_step(self._st, 0, self._cfg, action, self._work) == RESYNC:
+            self._pull()
+        else:  # a quiet step leaves no report in the work buffer
+            self._refresh()
         if self._report[1] == K.NEED_DEAL:
             self._deal_next()
 

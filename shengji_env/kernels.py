@@ -19,7 +19,7 @@ from .rules.phases import (A_BJ, A_DECL, A_DONE, A_LJ, A_NAME, A_PASS, BURY, DEC
                            NAME_TRUMP, NEED_DEAL, NUM_ACTIONS, OVER, PHASE_NAMES)
 from .rules.plays import batch_legal_plays_count, legal_plays, legal_plays_ws  # noqa: F401
 from .rules.rollout import batch_rollout, batch_rollout_ref, make_rng  # noqa: F401
-from .rules.scratch import WORK_BYTES, make_ws  # noqa: F401
+from .rules.scratch import WORK_BYTES, WORK_INFO, make_ws  # noqa: F401
 from .rules.step import (AUTO_AFTER_DEAL, SYNC_ONLY, after_deal_auto, batch_current_player,  # noqa: F401
                          batch_legal_mask, batch_step, env_step, legal_mask, step_one, step_ws)
 from .rules.trick import play_strength  # noqa: F401

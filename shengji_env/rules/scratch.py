@@ -33,7 +33,9 @@ WS_SIZE = 2656
 # the AEC env's one work buffer (int8) for step.env_step: the env keeps it, so an env step allocates
 # nothing, and it is one array argument
 WORK_TMP = 128         # int8 (84,): auto_forced's scratch mask; [0:84] is the actor's mask
-WORK_WS = 256          # int64 (WS_SIZE,): ws, viewed from these bytes
+WORK_INFO = 216        # int64 (6,): a non-quiet call's report: actor or -1, phase, term, trunc,
+                       # result valid, result hand index (the rewards follow as float32 (4,))
+WORK_WS = 280          # int64 (WS_SIZE,): ws, viewed from these bytes
 WORK_BYTES = WORK_WS + 8 * WS_SIZE
 
 # one depth's block of the SJ-7.2 search's stack (combos._decomp_ns): DS_BLK int64 a recursion depth

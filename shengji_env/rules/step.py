@@ -22,7 +22,7 @@ from .lead import execute_lead_from_record
 from .phases import (A_BJ, A_DECL, A_DONE, A_LJ, A_NAME, A_PASS, BURY, DEAL, DECLARE, FINAL, FOLLOW, LEAD, NAME_TRUMP,
                      NUM_ACTIONS)
 from .score import _finish_hand
-from .scratch import WORK_TMP, WORK_WS, WS_CFG, WS_SIZE, make_ws, set_ws_cfg
+from .scratch import WORK_INFO, WORK_TMP, WORK_WS, WS_CFG, WS_SIZE, make_ws, set_ws_cfg
 from .trick import _resolve_trick, play_card
 
 
@@ -221,6 +221,23 @@ AUTO_AFTER_DEAL = -1
 SYNC_ONLY = -2
 
 
+@njit(cache=True, inline="always")
+def _resync(s, work):
+    """RESYNC, with the report the env reads then in work (WORK_INFO)."""
+    info = work[WORK_INFO:WORK_INFO + 48].view(np.int64)
+    ph = s.phase
+    info[0] = s.actor if ph <= FOLLOW else -1
+    info[1] = ph
+    info[2] = s.term
+    info[3] = s.trunc
+    info[4] = s.r_valid
+    info[5] = s.r_hand_index
+    rewards = work[WORK_INFO + 48:WORK_INFO + 64].view(np.float32)
+    for i in range(4):
+        rewards[i] = s.rewards[i]
+    return RESYNC
+
+
 @njit(cache=True)
 def env_step(st, b, cfg, a, work):
     """One AEC step of game b in one call: apply action a, run everything automatic, write the next
@@ -228,7 +245,7 @@ def env_step(st, b, cfg, a, work):
     nothing done, when that mask (the actor's, as the last call left it) refuses a; the seat to act
     next when the step was quiet (the same phase and result, nobody paid, a seat still to act);
     PHASE_STEP - seat - 8 * phase when it was quiet except that the phase changed; else RESYNC, and
-    the env reads the rest from the record. work: int8[WORK_BYTES] (scratch.WORK_*), the env's.
+    the env reads the rest from work[WORK_INFO:]. work: int8[WORK_BYTES] (scratch.WORK_*), the env's.
     a = AUTO_AFTER_DEAL runs after_deal_auto instead of an action, a = SYNC_ONLY only writes the
     mask: the env makes every kernel call through this one entry point, so a first run compiles the
     step and the mask code into one piece of machine code, not into one per entry point."""
@@ -249,13 +266,13 @@ def env_step(st, b, cfg, a, work):
     ph = s.phase
     if ph > FOLLOW:
         mask[:] = 0
-        return RESYNC
+        return _resync(s, work)
     legal_mask(st, b, cfg, mask)
     if a < 0 or s.r_valid != r_valid or s.r_hand_index != r_key:
-        return RESYNC
+        return _resync(s, work)
     for i in range(4):
         if s.rewards[i] != 0.0:
-            return RESYNC
+            return _resync(s, work)
     if ph != phase:
         return PHASE_STEP - s.actor - 8 * ph
     return s.actor
