@@ -426,19 +426,17 @@ class raw_env(aec.CardGameEnv):
     observation_size = OBS_SIZE
     observation_bounds = (-1000.0, 1000.0)
     reset_options = RESET_KEYS
-    _derived = ("_blank", "_blank_bytes", "_cur_mask", "_work_info", "_work_rewards", "_env_step")
+    _derived = ("_blank", "_blank_bytes", "_cur_mask", "_env_step")
 
     def __init__(self, render_mode: str | None = None, **config):
         self.config = cfgmod.make(**config)
         self._cfg = self.config.to_array()
         self._st = make_state(1)
         self._result_cache = None
-        # what the last non-quiet kernel call left (_pull): actor or -1, phase, term, trunc, result
-        # valid, result hand index; and the rewards of the latest step
-        self._report = (-1, K.OVER, 0, 0, 0, 0)
-        self._rew = np.zeros(4, np.float32)
-        # env_step's work buffer: the actor's legal mask (_cur_mask), rewritten in place by every
-        # step (the adapter hands out copies), and the step's scratch
+        # the last non-quiet call's report (_pull: actor or -1, phase, term, trunc, result valid, result
+        # hand index) and rewards; env_step's work buffer holds the actor's mask (_cur_mask, rewritten
+        # in place by every step: the adapter hands out copies), its scratch and that report
+        self._report, self._rew = (-1, K.OVER, 0, 0, 0, 0), np.zeros(4, np.float32)
         self._work = np.zeros(K.WORK_BYTES, np.int8)
         # _game_reset_seeded's options (none) and work arrays (a seed's entropy words)
         self._no_options = _Setup(self.config, None, None)
@@ -453,8 +451,6 @@ class raw_env(aec.CardGameEnv):
         self._blank = make_state(1)
         self._blank_bytes = self._blank.view(np.uint8).tobytes()
         self._cur_mask = self._work[:NUM_ACTIONS]
-        self._work_info = self._work[K.WORK_INFO:K.WORK_INFO + 48].view(np.int64)
-        self._work_rewards = self._work[K.WORK_INFO + 48:K.WORK_INFO + 64].view(np.float32)
         # the kernels' compiled entry points at the env's argument types (fixed: see KernelEntry)
         self._env_step = _ENV_STEP.at(self._st, 0, self._cfg, 0, self._work)
 
@@ -463,10 +459,9 @@ class raw_env(aec.CardGameEnv):
         self._pull()
 
     def _pull(self):
-        """Read the report of a call that was not quiet (a quiet step changes only the actor, which
-        the adapter keeps)."""
-        self._report = tuple(self._work_info.tolist())
-        self._rew = self._work_rewards.copy()
+        """Read a non-quiet call's report (a quiet step changes only the actor, which the adapter keeps)."""
+        report = self._work[K.WORK_INFO:K.WORK_INFO + 64]
+        self._report, self._rew = tuple(report[:48].view(np.int64).tolist()), report[48:].view(np.float32).copy()
 
     # ---- hooks ----
     def _game_reset_seeded(self, seed):
@@ -507,10 +502,8 @@ class raw_env(aec.CardGameEnv):
             self._refresh()
 
     def _game_step(self, action):
-        if self._env_step(self._st, 0, self._cfg, action, self._work) == RESYNC:
-            self._pull()
-        else:  # a quiet step leaves no report in the work buffer
-            self._refresh()
+        self._env_step(self._st, 0, self._cfg, action, self._work)
+        self._refresh()  # (a quiet step leaves no report in the work buffer)
         if self._report[1] == K.NEED_DEAL:
             self._deal_next()
 
@@ -522,8 +515,7 @@ class raw_env(aec.CardGameEnv):
         self._rew = rew
 
     def _game_quick_step(self, action):
-        """The adapter's fast path: env_step's report (cardzoo.fastpath; ILLEGAL, nothing done, when the
-        env's own mask refuses action: users get copies)."""
+        """The adapter's fast path: env_step's report (cardzoo.fastpath; ILLEGAL when the env's mask refuses)."""
         moved = self._env_step(self._st, 0, self._cfg, action, self._work)
         if moved == RESYNC:
             self._pull()
@@ -621,12 +613,11 @@ def compile_ahead() -> list:
 # ---------------------------------------------------------------------------------------------
 
 class _RowRngs:
-    """Per-game generators (section 7.3 semantics: game b draws from default_rng(seeds[b])),
-    each created on its first draw. default_rng costs tens of microseconds (more with OS entropy)
-    and most batches never draw: injected deals, preset trump and one-hand episodes need no
-    random order, which is how search agents start their sampled worlds. With ``states`` (uint64
-    [n, nprandom.STATE_WORDS]) the reset's first draws were made in one jitted call
-    (cardzoo/nprandom.py): game b's generator then continues from states[b], the exact state
+    """Per-game generators (section 7.3: game b draws from default_rng(seeds[b])), each created on its
+    first draw: default_rng costs tens of microseconds, and most batches never draw (injected deals,
+    preset trump and one-hand episodes need no random order: how search agents start sampled worlds).
+    With ``states`` (uint64[n, nprandom.STATE_WORDS]) the reset's first draws were made in one jitted
+    call (cardzoo/nprandom.py): game b's generator continues from states[b], the exact state
     default_rng(seeds[b]) is in after those draws."""
 
     __slots__ = ("seeds", "gens", "states")
@@ -639,10 +630,8 @@ class _RowRngs:
     def __getitem__(self, b):
         g = self.gens[b]
         if g is None:
-            if self.states is not None:
-                g = nprandom.to_generator(self.states[b])
-            else:
-                g = np.random.default_rng(self.seeds[b])
+            g = (nprandom.to_generator(self.states[b]) if self.states is not None
+                 else np.random.default_rng(self.seeds[b]))
             self.gens[b] = g
         return g
 
