@@ -109,7 +109,8 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         episode goes on), `PHASE_STEP - seat - 8 * phase` after a step that is quiet but for the phase
         (`phase_names[phase]`, which `_game_phase()` then returns), else RESYNC to have the adapter
         bring everything up to date from the hooks. After a quiet step the adapter only moves the mask
-        (`_game_mask()`), agent_selection and, for PHASE_STEP, the phase in every info. This default checks the mask and reports every step as RESYNC."""
+        (`_game_mask()`), agent_selection and, for PHASE_STEP, the phase in every info. This default
+        checks the mask and reports every step as RESYNC."""
         if not self._mask[action]:
             return ILLEGAL
         self._game_step(action)

@@ -128,8 +128,8 @@ def aec_step(st, cfg, a, neworder, mask_out):
     same legal_bits its mask was written from), then K.step_one's work, reported in the terms of
     the one step report of cardzoo.fastpath: ILLEGAL when `a` is not legal (nothing
     changed); else the next actor's mask (zeros when none) is in mask_out and the return is that
-    actor when the phase stayed the same, PHASE_STEP - actor - 8 * phase when only the phase changed, RESYNC when
-    no seat acts any more (the bazi was decided: CP-9.4, rewards paid; phase
+    actor when the phase stayed the same, PHASE_STEP - actor - 8 * phase when only the phase changed,
+    RESYNC when no seat acts any more (the bazi was decided: CP-9.4, rewards paid; phase
     OVER, or NEED_DEAL in a match). Only a decided bazi pays or changes the result, so every
     other step is quiet. For change cards (59) `neworder` holds the new deal order drawn by the caller."""
     s = st[0]

@@ -34,8 +34,8 @@ IDS = [f"{c['variant']}-{i}" for i, c in enumerate(CONFIGS)]
 def test_aec_step_is_step_one_with_the_mask_check_and_the_move_report(config):
     """On every state of seeded random games: every illegal action returns -2 and leaves the record as
     it was; the chosen legal action changes the record and writes the mask exactly like K.step_one, and
-    the return is the next actor (same phase), PHASE_STEP - actor - 8 * phase (phase changed) or -1 (no seat acts:
-    the bazi was decided, CP-9.4)."""
+    the return is the next actor (same phase), PHASE_STEP - actor - 8 * phase (phase changed) or -1
+    (no seat acts: the bazi was decided, CP-9.4)."""
     raw = courtpiece_env.raw_env(**config)
     rnd = random.Random(11)
     codes = set()
