@@ -173,18 +173,17 @@ def step_one(st, b, cfg, a):
 
 
 @njit(cache=True, inline="always")
-def _auto_after_deal(st, b, cfg):
-    if cfg[C_AUTO]:
-        tmp = np.zeros(NUM_ACTIONS, np.int8)
-        ws = make_ws()
-        set_ws_cfg(ws, cfg)
-        _auto(st, b, cfg, tmp, ws)
+def _auto_after_deal(st, b, cfg, tmp, ws):
+    """auto_forced after a deal started (the caller checked cfg[C_AUTO]); tmp, ws: work arrays."""
+    set_ws_cfg(ws, cfg)
+    _auto(st, b, cfg, tmp, ws)
 
 
 @njit(cache=True)
 def after_deal_auto(st, b, cfg):
     """Run auto_forced after a deal started (reset, redeal, next hand)."""
-    _auto_after_deal(st, b, cfg)
+    if cfg[C_AUTO]:
+        _auto_after_deal(st, b, cfg, np.zeros(NUM_ACTIONS, np.int8), make_ws())
 
 
 @njit(cache=True)
@@ -261,8 +260,7 @@ def env_step(st, b, cfg, a, work):
             return ILLEGAL
         step_ws(st, b, cfg, a, ws, tmp)
     elif a == AUTO_AFTER_DEAL and cfg[C_AUTO]:
-        set_ws_cfg(ws, cfg)
-        _auto(st, b, cfg, tmp, ws)
+        _auto_after_deal(st, b, cfg, tmp, ws)
     ph = s.phase
     if ph > FOLLOW:
         mask[:] = 0
