@@ -34,7 +34,9 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from cardzoo.cards import leading_zeros
 
@@ -61,35 +63,36 @@ POOL_SIZE = 4
 
 # ---- 128-bit arithmetic on (high, low) uint64 pairs ---------------------------------------------
 
-@njit(inline="always", cache=True)
-def _mul_64x64(a, b):
-    """Full 128-bit product of two uint64 -> (high, low), by 32-bit halves."""
-    a0 = a & _M32
-    a1 = a >> _SHIFT32
-    b0 = b & _M32
-    b1 = b >> _SHIFT32
-    p00 = a0 * b0
-    p01 = a0 * b1
-    p10 = a1 * b0
-    p11 = a1 * b1
-    mid = (p00 >> _SHIFT32) + (p01 & _M32) + (p10 & _M32)  # < 3 * 2**32: no overflow
-    lo = (mid << _SHIFT32) | (p00 & _M32)
-    hi = p11 + (p01 >> _SHIFT32) + (p10 >> _SHIFT32) + (mid >> _SHIFT32)
-    return hi, lo
+@intrinsic
+def _muladd_128(typingctx, s_hi, s_lo, m_hi, m_lo, c_hi, c_lo):
+    """(s * m + c) mod 2**128 on (high, low) uint64 halves -> (high, low), as one LLVM i128
+    multiply-add: the LCG step is the shuffle's loop-carried chain, and native 64 x 64 -> 128
+    multiplies halve its latency against a product built from 32-bit halves."""
+    u64 = types.uint64
+    sig = types.UniTuple(u64, 2)(u64, u64, u64, u64, u64, u64)
+
+    def codegen(context, builder, signature, args):
+        i128 = ir.IntType(128)
+        i64 = ir.IntType(64)
+        shift = ir.Constant(i128, 64)
+
+        def joined(hi, lo):
+            return builder.or_(builder.shl(builder.zext(hi, i128), shift), builder.zext(lo, i128))
+
+        s, m, c = (joined(args[k], args[k + 1]) for k in (0, 2, 4))
+        r = builder.add(builder.mul(s, m), c)
+        hi = builder.trunc(builder.lshr(r, shift), i64)
+        return context.make_tuple(builder, signature.return_type, [hi, builder.trunc(r, i64)])
+
+    return sig, codegen
 
 
 @njit(inline="always", cache=True)
 def _lcg_step(row):
     """state = state * MULT + inc (mod 2**128), pcg_setseq_128_step_r."""
-    s_hi = row[STATE_HI]
-    s_lo = row[STATE_LO]
-    hi, lo = _mul_64x64(s_lo, _MULT_LO)
-    hi = hi + s_lo * _MULT_HI + s_hi * _MULT_LO
-    new_lo = lo + row[INC_LO]
-    if new_lo < lo:
-        hi += _ONE
-    row[STATE_HI] = hi + row[INC_HI]
-    row[STATE_LO] = new_lo
+    hi, lo = _muladd_128(row[STATE_HI], row[STATE_LO], _MULT_HI, _MULT_LO, row[INC_HI], row[INC_LO])
+    row[STATE_HI] = hi
+    row[STATE_LO] = lo
 
 
 @njit(inline="always", cache=True)
@@ -133,50 +136,86 @@ def _mix(x, y):
     return result ^ (result >> _XSHIFT)
 
 
+@njit(inline="always", cache=True)
+def _word(words, nwords, i):
+    return np.uint64(words[i]) if i < nwords else _ZERO
+
+
+@njit(inline="always", cache=True)
+def _generated_pair(a, b, hb):
+    """Two generate_state uint32 words from pool words a, b -> (one uint64, low word first; hb)."""
+    v = (a ^ hb) & _M32
+    hb = (hb * _MULT_B) & _M32
+    v = (v * hb) & _M32
+    v ^= v >> _XSHIFT
+    w = (b ^ hb) & _M32
+    hb = (hb * _MULT_B) & _M32
+    w = (w * hb) & _M32
+    w ^= w >> _XSHIFT
+    return v | (w << _SHIFT32), hb
+
+
 @njit(cache=True)
 def seed_row(words, nwords, row):
     """PCG64(SeedSequence(entropy)) into ``row``; ``words[:nwords]`` are the entropy's uint32 words
-    (as numpy assembles them, no spawn key). Also resets the 32-bit buffer, as PCG64 does."""
-    pool = np.empty(POOL_SIZE, np.uint64)
+    (as numpy assembles them, no spawn key). Also resets the 32-bit buffer, as PCG64 does. The
+    4-word pool is four scalars, not an array: the seeding of every game allocates nothing."""
     h = _INIT_A
     # mix_entropy: the entropy words up to the pool size (zeros past the entropy's end)
-    for i in range(POOL_SIZE):
-        w = np.uint64(words[i]) if i < nwords else _ZERO
-        pool[i], h = _hashmix(w, h)
-    # every pool word mixed into every other, so late bits reach early ones
-    for i_src in range(POOL_SIZE):
-        for i_dst in range(POOL_SIZE):
-            if i_src != i_dst:
-                v, h = _hashmix(pool[i_src], h)
-                pool[i_dst] = _mix(pool[i_dst], v)
+    p0, h = _hashmix(_word(words, nwords, 0), h)
+    p1, h = _hashmix(_word(words, nwords, 1), h)
+    p2, h = _hashmix(_word(words, nwords, 2), h)
+    p3, h = _hashmix(_word(words, nwords, 3), h)
+    # every pool word mixed into every other (in destination order), so late bits reach early ones
+    v, h = _hashmix(p0, h)
+    p1 = _mix(p1, v)
+    v, h = _hashmix(p0, h)
+    p2 = _mix(p2, v)
+    v, h = _hashmix(p0, h)
+    p3 = _mix(p3, v)
+    v, h = _hashmix(p1, h)
+    p0 = _mix(p0, v)
+    v, h = _hashmix(p1, h)
+    p2 = _mix(p2, v)
+    v, h = _hashmix(p1, h)
+    p3 = _mix(p3, v)
+    v, h = _hashmix(p2, h)
+    p0 = _mix(p0, v)
+    v, h = _hashmix(p2, h)
+    p1 = _mix(p1, v)
+    v, h = _hashmix(p2, h)
+    p3 = _mix(p3, v)
+    v, h = _hashmix(p3, h)
+    p0 = _mix(p0, v)
+    v, h = _hashmix(p3, h)
+    p1 = _mix(p1, v)
+    v, h = _hashmix(p3, h)
+    p2 = _mix(p2, v)
     # entropy words beyond the pool size, each mixed into every pool word
     for i_src in range(POOL_SIZE, nwords):
-        for i_dst in range(POOL_SIZE):
-            v, h = _hashmix(np.uint64(words[i_src]), h)
-            pool[i_dst] = _mix(pool[i_dst], v)
+        src = np.uint64(words[i_src])
+        v, h = _hashmix(src, h)
+        p0 = _mix(p0, v)
+        v, h = _hashmix(src, h)
+        p1 = _mix(p1, v)
+        v, h = _hashmix(src, h)
+        p2 = _mix(p2, v)
+        v, h = _hashmix(src, h)
+        p3 = _mix(p3, v)
     # generate_state(4, uint64): 8 uint32 words cycling over the pool, paired low word first
     hb = _INIT_B
-    out = np.empty(4, np.uint64)
-    for k in range(4):
-        pair = _ZERO
-        for half in range(2):
-            v = (pool[(2 * k + half) % POOL_SIZE] ^ hb) & _M32
-            hb = (hb * _MULT_B) & _M32
-            v = (v * hb) & _M32
-            v ^= v >> _XSHIFT
-            pair |= v << np.uint64(32 * half)
-        out[k] = pair
-    # pcg64_set_seed: state seed = (out[0] high, out[1] low), sequence = (out[2] high, out[3] low);
+    out0, hb = _generated_pair(p0, p1, hb)
+    out1, hb = _generated_pair(p2, p3, hb)
+    out2, hb = _generated_pair(p0, p1, hb)
+    out3, hb = _generated_pair(p2, p3, hb)
+    # pcg64_set_seed: state seed = (out0 high, out1 low), sequence = (out2 high, out3 low);
     # srandom: inc = seq << 1 | 1, state = 0, step, state += seed, step
-    row[INC_HI] = (out[2] << _ONE) | (out[3] >> np.uint64(63))
-    row[INC_LO] = (out[3] << _ONE) | _ONE
+    row[INC_HI] = (out2 << _ONE) | (out3 >> np.uint64(63))
+    row[INC_LO] = (out3 << _ONE) | _ONE
     row[STATE_HI] = _ZERO
     row[STATE_LO] = _ZERO
     _lcg_step(row)
-    lo = row[STATE_LO] + out[1]
-    hi = row[STATE_HI] + out[0]
-    if lo < row[STATE_LO]:
-        hi += _ONE
+    hi, lo = _muladd_128(row[STATE_HI], row[STATE_LO], _ZERO, _ONE, out0, out1)  # state += seed
     row[STATE_HI] = hi
     row[STATE_LO] = lo
     _lcg_step(row)
