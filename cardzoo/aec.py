@@ -481,19 +481,27 @@ class _AgentIterable(AECOrderEnforcingIterable):
 
 class _AgentIterator(AECOrderEnforcingIterator):
     """PettingZoo's order-enforcing agent iterator, its checks and its error, in one call per agent
-    instead of five (it runs once per decision of every RL loop)."""
+    instead of five (it runs once per decision of every RL loop). It keeps the env (agent_iter needs
+    a reset, after which the wrapper's `_live` is the env for good) and the wrapper's instance dict,
+    where `_has_updated` keeps `_updated` and `_updated_at`: plain dict reads, where every attribute
+    read on the wrapper takes the slow path of a class with __getattr__."""
+
+    def __init__(self, env, max_iter):
+        super().__init__(env, max_iter)
+        self._raw = env._live
+        self._flags = env.__dict__
 
     def __next__(self) -> str:
-        wrapper = self.env
-        env = wrapper._live
+        env = self._raw
         if not env.agents or self.iters_til_term <= 0:
             raise StopIteration
         self.iters_til_term -= 1
-        steps = getattr(env, "_steps", 0)
-        assert wrapper._updated or steps != wrapper._updated_at, \
+        flags = self._flags
+        steps = env._steps
+        assert flags["_updated"] or steps != flags["_updated_at"], \
             "need to call step() or reset() in a loop over `agent_iter`"
-        wrapper._updated = False
-        wrapper._updated_at = steps
+        flags["_updated"] = False
+        flags["_updated_at"] = steps
         return env.agent_selection
 
 
