@@ -23,9 +23,7 @@ RESET_KEYS = ("deal", "redeals", "banker", "levels", "first_drawer", "trump")
 TRUMP_NAMES = ("C", "D", "H", "S", "NT")
 
 
-# ---------------------------------------------------------------------------------------------
-# card text helpers (section 9 "Card text")
-# ---------------------------------------------------------------------------------------------
+# ---- card text helpers (section 9 "Card text") ----------------------------------------------
 
 _CARD_TEXT = [card_text(c) for c in range(54)]
 
@@ -214,9 +212,7 @@ def _fill_deals(st, cfg_arr, cfg: cfgmod.Config, rngs, redeal_queues):
             _after_deal_auto(st, b, cfg_arr)
 
 
-# ---------------------------------------------------------------------------------------------
-# names (9.5)
-# ---------------------------------------------------------------------------------------------
+# ---- names (9.5) ----------------------------------------------------------------------------
 
 def _build_names():
     names = []
@@ -258,9 +254,7 @@ def action_from_name(name) -> int:
     raise ValueError(f"unknown action name {name!r}")
 
 
-# ---------------------------------------------------------------------------------------------
-# public state / result as JSON-able Python (9.3, 9.4)
-# ---------------------------------------------------------------------------------------------
+# ---- public state / result as JSON-able Python (9.3, 9.4) -----------------------------------
 
 def _decomp_texts(counts, lvl, trump, decks):
     ok = np.empty(64, np.int64)
@@ -395,9 +389,7 @@ def public_state_dict(s, cfg: cfgmod.Config, result_cache=None) -> dict:
     }
 
 
-# ---------------------------------------------------------------------------------------------
-# AEC env
-# ---------------------------------------------------------------------------------------------
+# ---- AEC env --------------------------------------------------------------------------------
 
 def _legal_plays(game, b: int, max_plays) -> np.ndarray:
     """The legal plays of game b (raw_env: 0) as rows of one int8 buffer per env/BatchGame object,
@@ -426,7 +418,7 @@ class raw_env(aec.CardGameEnv):
     observation_size = OBS_SIZE
     observation_bounds = (-1000.0, 1000.0)
     reset_options = RESET_KEYS
-    _derived = ("_blank", "_blank_bytes", "_cur_mask", "_env_step")
+    _derived = ("_blank", "_blank_bytes", "_cur_mask", "_env_step", "_observe_seat")
 
     def __init__(self, render_mode: str | None = None, **config):
         self.config = cfgmod.make(**config)
@@ -453,6 +445,7 @@ class raw_env(aec.CardGameEnv):
         self._cur_mask = self._work[:NUM_ACTIONS]
         # the kernels' compiled entry points at the env's argument types (fixed: see KernelEntry)
         self._env_step = _ENV_STEP.at(self._st, 0, self._cfg, 0, self._work)
+        self._observe_seat = None  # bound at the first observation (a masks-only first run compiles none)
 
     def _refresh(self):
         self._env_step(self._st, 0, self._cfg, K.SYNC_ONLY, self._work)
@@ -531,7 +524,10 @@ class raw_env(aec.CardGameEnv):
 
     def _game_observation(self, seat):
         out = np.zeros(OBS_SIZE, np.float32)
-        observe_seat(self._st, 0, seat, out, self._cur_mask)
+        observe = self._observe_seat
+        if observe is None:
+            observe = self._observe_seat = _OBSERVE_SEAT.at(self._st, 0, seat, out, self._cur_mask)
+        observe(self._st, 0, seat, out, self._cur_mask)
         return out
 
     def _game_phase(self):
@@ -584,6 +580,7 @@ class raw_env(aec.CardGameEnv):
 
 
 _ENV_STEP = KernelEntry(K.env_step)
+_OBSERVE_SEAT = KernelEntry(observe_seat)
 _SCRATCH_WORK = np.zeros(K.WORK_BYTES, np.int8)
 
 
@@ -608,9 +605,7 @@ def compile_ahead() -> list:
             (_begin_rows, (st, cfg, np.empty((1, 54), np.int8), i64, i64, np.zeros((1, 2), np.int64), i64))]
 
 
-# ---------------------------------------------------------------------------------------------
-# BatchGame (9.7)
-# ---------------------------------------------------------------------------------------------
+# ---- BatchGame (9.7) ------------------------------------------------------------------------
 
 class _RowRngs:
     """Per-game generators (section 7.3: game b draws from default_rng(seeds[b])), each created on its
@@ -722,9 +717,7 @@ def _parse_trump(v, what):
     return TRUMP_NAMES.index(v.upper())
 
 
-# ---------------------------------------------------------------------------------------------
-# batch start and sequence kernels
-# ---------------------------------------------------------------------------------------------
+# ---- batch start and sequence kernels -------------------------------------------------------
 
 @njit(cache=True, nogil=True)
 def _start_rows(st, cfg, orders, trumps, bankers, levels, firsts):
