@@ -47,6 +47,13 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
     _derived: tuple[str, ...] = ()
     """Instance attributes `_bind` makes from the others (views into the state arrays, compiled kernel
     entry points): copies and pickles leave them out and `_bind` makes them again (see __getstate__)."""
+    _plain_observe = True
+    """False in a subclass that overrides observe: then last() hands out what that observe returns,
+    as AECEnv's last does (else last() skips observe's agent check and call)."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._plain_observe = cls.observe is CardGameEnv.observe
 
     # ---- hooks a game implements -------------------------------------------------------------
     @abstractmethod
@@ -203,8 +210,9 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
             w.__dict__.update(agents=self.agents, rewards=self.rewards, terminations=self.terminations,
                               truncations=self.truncations, infos=self.infos,
                               _cumulative_rewards=self._cumulative_rewards)
-            if type(w).step is _OrderEnforcing.step:  # (a subclass with its own step keeps it)
-                w.__dict__["step"] = self.step
+            for name in ("step", "last", "observe"):  # (a subclass with its own keeps it)
+                if getattr(type(w), name) is getattr(_OrderEnforcing, name):
+                    w.__dict__[name] = getattr(self, name)
         self._sync(pay=False)
 
     def _sync(self, pay: bool = True) -> None:
@@ -353,17 +361,21 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
     def observe(self, agent: str) -> dict:
         if self._rng is None:  # _check_reset, without a call on the path every decision takes
             self._check_reset("observe")
-        seat = self.seat_of(agent)
+        return self._observation(self.seat_of(agent))
+
+    def _observation(self, seat: int) -> dict:
         mask = self._mask if seat == self._actor else self._zero_mask
         return {"observation": self._game_observation(seat), "action_mask": mask.copy()}
 
     def last(self, observe: bool = True):
         if self._rng is None:
             self._check_reset("last")
-        agent = self.agent_selection
-        assert agent is not None
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
+        agent = self.agent_selection  # one of the agents once reset: no seat_of check
+        obs = None
+        if observe:
+            obs = self._observation(self._seat[agent]) if self._plain_observe else self.observe(agent)
+        return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
+                self.infos[agent])
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -406,7 +418,9 @@ class _OrderEnforcing(OrderEnforcingWrapper):
       step (put there and removed by the env), so a step costs no wrapper call. _has_updated is then
       kept by the env's step counter: True when set so, or when the env stepped since it was set
       False (the only thing agent_iter's iterator does with it);
-    - otherwise step skips two calls.
+    - otherwise step skips two calls;
+    - once reset, `last` and `observe` in the instance dict are the env's own bound methods too (the
+      base classes' only check the reset, then pass the call on).
     """
 
     agent_selection = property(operator.attrgetter("_live.agent_selection"))

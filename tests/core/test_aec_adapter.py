@@ -263,3 +263,46 @@ def test_wrapper_subclass_with_its_own_step_keeps_it():
     env.step(0)
     env.step(1)
     assert calls == [0, 1] and env.unwrapped.pile == 2
+
+
+def test_wrapper_last_and_observe_are_the_envs_own_unless_overridden():
+    """After reset the wrapper's last and observe are the env's bound methods (no wrapper call); a
+    wrapper subclass's own last or observe still runs."""
+    from cardzoo.aec import _OrderEnforcing
+
+    env = wrap(Nim())
+    with pytest.raises(ValueError, match="reset"):
+        env.last()
+    env.reset(options={"pile": 5})
+    assert env.last == env.unwrapped.last and env.observe == env.unwrapped.observe
+    assert env.last()[0]["action_mask"].tolist() == env.unwrapped.last()[0]["action_mask"].tolist()
+
+    class Marking(_OrderEnforcing):
+        def last(self, observe=True):
+            return ("marked",) + super().last(observe)[1:]
+
+        def observe(self, agent):
+            return "seen"
+
+    env = Marking(Nim())
+    env.reset(options={"pile": 5})
+    assert env.last()[0] == "marked" and env.observe("player_0") == "seen"
+
+
+def test_last_hands_out_what_an_overridden_observe_returns():
+    """AECEnv's last() returns observe(agent): a raw env subclass that overrides observe gets its own
+    observation from last(), while the plain env's last() skips the call."""
+
+    class Tagged(Nim):
+        def observe(self, agent):
+            obs = super().observe(agent)
+            obs["tag"] = agent
+            return obs
+
+    env = wrap(Tagged())
+    env.reset(options={"pile": 5})
+    obs = env.last()[0]
+    assert obs["tag"] == env.agent_selection and set(obs) == {"observation", "action_mask", "tag"}
+    plain = wrap(Nim())
+    plain.reset(options={"pile": 5})
+    assert set(plain.last()[0]) == {"observation", "action_mask"} and plain.last(observe=False)[0] is None

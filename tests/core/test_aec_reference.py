@@ -20,7 +20,7 @@ from cardzoo.options import check_action
 
 
 def reference_class(raw_cls):
-    """raw_cls with the adapter's step/observe/_sync replaced by a straightforward recomputation."""
+    """raw_cls with the adapter's step/_observation/_sync replaced by a straightforward recomputation."""
 
     class Reference(raw_cls):
         def _sync(self, pay: bool = True) -> None:
@@ -64,8 +64,7 @@ def reference_class(raw_cls):
             self._game_step(a)
             self._sync()
 
-        def observe(self, agent):
-            seat = self.seat_of(agent)
+        def _observation(self, seat):  # what observe(agent) and last() hand out
             actor = self._game_actor()
             mask = np.array(self._game_mask(), np.int8) if actor == seat and actor >= 0 else np.zeros(
                 self.num_actions, np.int8)
