@@ -354,14 +354,6 @@ class raw_env(aec.CardGameEnv):
         return _action_from_name(name)
 
 
-def _fast(dispatcher, *args):
-    """The compiled entry point of a numba kernel for these argument types: calls skip type dispatch
-    (the AEC step path calls it once per step)."""
-    argtys = tuple(dispatcher.typeof_pyval(a) for a in args)
-    dispatcher.compile(argtys)
-    return dispatcher.overloads[argtys].entry_point
-
-
 class _Kernels:
     """Compiled entry points of the per-call kernels at B = 1 (typing a record array on every call
     costs more than the kernel itself)."""
@@ -374,21 +366,21 @@ class _Kernels:
         st = new_state(1)
         order = np.zeros((4, 13), np.int8)
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        cls.mask_one = _fast(K.mask_one, st, 0, cfg, mask)
-        cls.observe_one = _fast(observe_one, st, 0, cfg, 0, np.zeros(OBS_SIZE, np.float32))
-        cls.begin_one = _fast(K.begin_one, st, 0, cfg, order, 0, 0, 0, 0, 0, 0)
-        cls.seeded_begin_one = _fast(K.seeded_begin_one, st, 0, cfg, np.zeros((1, 2), np.uint32),
-                                     np.zeros(1, np.int64), np.zeros((1, nprandom.STATE_WORDS), np.uint64),
-                                     np.zeros((1, 4, 13), np.int8), np.zeros(1, np.int64))
-        cls.start_bazi_at = _fast(K.start_bazi_at, st, 0, cfg, order, 0)
-        cls.result_fields = _fast(K.result_fields, st, 0, np.zeros(13, np.int64))
+        cls.mask_one = KernelEntry(K.mask_one).at(st, 0, cfg, mask)
+        cls.observe_one = KernelEntry(observe_one).at(st, 0, cfg, 0, np.zeros(OBS_SIZE, np.float32))
+        cls.begin_one = KernelEntry(K.begin_one).at(st, 0, cfg, order, 0, 0, 0, 0, 0, 0)
+        cls.seeded_begin_one = KernelEntry(K.seeded_begin_one).at(
+            st, 0, cfg, np.zeros((1, 2), np.uint32), np.zeros(1, np.int64),
+            np.zeros((1, nprandom.STATE_WORDS), np.uint64), np.zeros((1, 4, 13), np.int8), np.zeros(1, np.int64))
+        cls.start_bazi_at = KernelEntry(K.start_bazi_at).at(st, 0, cfg, order, 0)
+        cls.result_fields = KernelEntry(K.result_fields).at(st, 0, np.zeros(13, np.int64))
         cls.ready = True
 
     @classmethod
     def timeout_card_one(cls, st, b, cfg, card, mask_out):
         """K.timeout_card_one, compiled on the first timeout: most envs never time out, and a first
         run compiles seconds less without it."""
-        cls.timeout_card_one = _fast(K.timeout_card_one, st, 0, cfg, 0, mask_out)
+        cls.timeout_card_one = KernelEntry(K.timeout_card_one).at(st, 0, cfg, 0, mask_out)
         return cls.timeout_card_one(st, b, cfg, card, mask_out)
 
 
@@ -481,8 +473,8 @@ class BatchGame(BatchGameBase):
     def _reset_seeded(self, seeds):
         """Section 7 steps 1-2 of every game in nogil kernels (over the BatchGame's threads): game b
         draws from the exact state of default_rng(seeds[b]) (cardzoo/nprandom.py), so it deals what
-        _reset_games' Python path deals; its numpy Generator is built from the state left after the deal only when the game
-        draws again (change cards, a match's next bazi)."""
+        _reset_games' Python path deals; its numpy Generator is built from the state left after the
+        deal only when the game draws again (change cards, a match's next bazi)."""
         n = self.n
         words, nwords = nprandom.entropy_words(seeds)
         states = np.empty((n, nprandom.STATE_WORDS), np.uint64)
