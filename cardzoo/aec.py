@@ -207,12 +207,11 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         # registered by their own reset hold them in their instance dict, a plain attribute read, and
         # their step is this env's own step until the last agent is removed (see _OrderEnforcing).
         for w in self._wrappers:
-            w.__dict__.update(agents=self.agents, rewards=self.rewards, terminations=self.terminations,
-                              truncations=self.truncations, infos=self.infos,
-                              _cumulative_rewards=self._cumulative_rewards)
-            for name in ("step", "last", "observe"):  # (a subclass with its own keeps it)
-                if getattr(type(w), name) is getattr(_OrderEnforcing, name):
-                    w.__dict__[name] = getattr(self, name)
+            held = w.__dict__
+            held.update(agents=self.agents, rewards=self.rewards, terminations=self.terminations,
+                        truncations=self.truncations, infos=self.infos, _cumulative_rewards=self._cumulative_rewards)
+            for name in held["_takes"]:
+                held[name] = getattr(self, name)
         self._sync(pay=False)
 
     def _sync(self, pay: bool = True) -> None:
@@ -450,6 +449,9 @@ class _OrderEnforcing(OrderEnforcingWrapper):
     def reset(self, seed=None, options=None) -> None:
         wrappers = getattr(self.env, "_wrappers", None)  # None: not a CardGameEnv, reads go the slow way
         if wrappers is not None and not any(w is self for w in wrappers):
+            # the methods the env's reset binds here: this class's own (a subclass's stay its own)
+            self._takes = tuple(name for name in ("step", "last", "observe")
+                                if getattr(type(self), name) is getattr(_OrderEnforcing, name))
             wrappers.append(self)
         was_reset = self._has_reset
         try:

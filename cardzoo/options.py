@@ -101,6 +101,8 @@ def check_seed(seed, count: int = 1, name: str = "seed"):
     if seed is None:
         return None
     top = SEED_MAX - (count - 1)
+    if seed.__class__ is int and 0 <= seed <= top:  # the common case, without the ABC check (every reset)
+        return seed
     if not is_int(seed):
         raise ValueError(f"{name}={seed!r} must be None or an int in 0..{top}")
     if not 0 <= seed <= top:
