@@ -138,6 +138,9 @@ class _Setup:
             self.levels = [_parse_level(lv[0], "levels"), _parse_level(lv[1], "levels")]
         if self.banker < 0 and self.levels[0] != self.levels[1]:
             raise ValueError(f"levels={lv!r} must be equal when no banker is given (first hand, SJ-4.2)")
+        # the start kernel's rows of these (made once: an env's seeded resets reuse one _Setup)
+        self.rows = (np.array([self.banker], np.int64), np.array([self.levels], np.int64),
+                     np.array([self.first_drawer], np.int64))
         tr = options.get("trump")
         self.trump = -1
         if tr is not None:
@@ -181,13 +184,12 @@ def seeded_first_draws_rows(words, nwords, states, orders, trumps, decks, draw_o
 _SEEDED_FIRST_DRAWS = KernelEntry(seeded_first_draws_rows)
 
 
-def _init_game(st, cfg_arr, setup: _Setup, order, trump: int):
+def _init_game(st, cfg_arr, setup: _Setup, orders, trumps):
     """The kernel start of an env's game (st: its one record) from its validated options and section
-    7.4 draws (_first_draws): the batch start on that row, its automatic moves through the env's
-    step entry point (a first run compiles that anyway; _start_rows would compile them again)."""
-    _BEGIN_ROWS(st, cfg_arr, np.asarray(order, np.int8).reshape(1, -1), np.array([trump], np.int64),
-                np.array([setup.banker], np.int64), np.array([setup.levels], np.int64),
-                np.array([setup.first_drawer], np.int64))
+    7.4 draws (_first_draws; orders int8[1, n], trumps int64[1]): the batch start on that row, its
+    automatic moves through the env's step entry point (a first run compiles that anyway;
+    _start_rows would compile them again)."""
+    _BEGIN_ROWS(st, cfg_arr, orders, trumps, *setup.rows)
     _after_deal_auto(st, 0, cfg_arr)
 
 
@@ -418,7 +420,8 @@ class raw_env(aec.CardGameEnv):
     observation_size = OBS_SIZE
     observation_bounds = (-1000.0, 1000.0)
     reset_options = RESET_KEYS
-    _derived = ("_blank", "_blank_bytes", "_cur_mask", "_env_step", "_observe_seat")
+    _derived = ("_blank", "_blank_bytes", "_cur_mask", "_report_words", "_report_rewards", "_env_step",
+                "_observe_seat")
 
     def __init__(self, render_mode: str | None = None, **config):
         self.config = cfgmod.make(**config)
@@ -443,6 +446,8 @@ class raw_env(aec.CardGameEnv):
         self._blank = make_state(1)
         self._blank_bytes = self._blank.view(np.uint8).tobytes()
         self._cur_mask = self._work[:NUM_ACTIONS]
+        self._report_words = self._work[K.WORK_INFO:K.WORK_INFO + 48].view(np.int64)  # _pull reads them
+        self._report_rewards = self._work[K.WORK_INFO + 48:K.WORK_INFO + 64].view(np.float32)
         # the kernels' compiled entry points at the env's argument types (fixed: see KernelEntry)
         self._env_step = _ENV_STEP.at(self._st, 0, self._cfg, 0, self._work)
         self._observe_seat = None  # bound at the first observation (a masks-only first run compiles none)
@@ -453,8 +458,7 @@ class raw_env(aec.CardGameEnv):
 
     def _pull(self):
         """Read a non-quiet call's report (a quiet step changes only the actor, which the adapter keeps)."""
-        report = self._work[K.WORK_INFO:K.WORK_INFO + 64]
-        self._report, self._rew = tuple(report[:48].view(np.int64).tolist()), report[48:].view(np.float32).copy()
+        self._report, self._rew = tuple(self._report_words.tolist()), self._report_rewards.copy()
 
     # ---- hooks ----
     def _game_reset_seeded(self, seed):
@@ -469,22 +473,22 @@ class raw_env(aec.CardGameEnv):
         _SEEDED_FIRST_DRAWS(self._seed_words, self._seed_nwords, states, order, trump, self.config.decks, True,
                             self.config.declaration_mode == "preset")
         rng = nprandom.LazyGenerator(states, 0)
-        self._start(self._no_options, order[0], int(trump[0]), rng)
+        self._start(self._no_options, order, trump, rng)
         return rng
 
     def _game_reset(self, rng, options):
         setup = _Setup(self.config, options, rng)
         order, trump = _first_draws(self.config, setup, rng)
-        self._start(setup, order, trump, rng)
+        self._start(setup, np.asarray(order, np.int8).reshape(1, -1), np.array([trump], np.int64), rng)
 
-    def _start(self, setup, order, trump, rng):
+    def _start(self, setup, orders, trumps, rng):
         """The new episode from its validated options and first draws (nothing fails from here)."""
         # a writable array over a fresh copy of the blank record's bytes: ~10x faster than viewing a
         # copied uint8 array as the record dtype (numpy checks such a view field by field)
         st = np.frombuffer(bytearray(self._blank_bytes), self._blank.dtype)
         if isinstance(self._blank, np.recarray):  # make_state's form with numba's JIT disabled
             st = st.view(np.recarray)
-        _init_game(st, self._cfg, setup, order, trump)
+        _init_game(st, self._cfg, setup, orders, trumps)
         queues = [list(setup.redeals)]
         self._st = st
         self._redeal_queue = queues
