@@ -205,7 +205,8 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         self.infos = {a: {} for a in self.agents}
         # The only place these are rebound (steps and dead steps change them in place): wrappers
         # registered by their own reset hold them in their instance dict, a plain attribute read, and
-        # their step is this env's own step until the last agent is removed (see _OrderEnforcing).
+        # their step, last and observe are this env's own (step until the last agent is removed; see
+        # _OrderEnforcing).
         for w in self._wrappers:
             held = w.__dict__
             held.update(agents=self.agents, rewards=self.rewards, terminations=self.terminations,
