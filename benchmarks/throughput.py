@@ -100,24 +100,45 @@ def bench_rollout(game, config, batch, budget, threads=1):
 
 
 def bench_batch_step(game, config, batch, budget):
-    """BatchGame.step driven from Python with random legal actions (the trainer's loop)."""
+    """BatchGame driven from Python (the trainer's loop): each step the batch's legal masks, then
+    `step` with a random legal action per game, whole batches of episodes at a time (a batch's steps
+    get cheaper per live game as its games end). The rate counts the time in the env's calls
+    (`legal_mask`, `done`, `step`, the resets) only: picking the actions is the benchmark's own
+    numpy work, which on a 4096 x A mask costs more than the step and moves with the allocator."""
     g = make_batch(game, batch, **config)
     rng = np.random.default_rng(0)
-    g.reset(seed=0)
+    draws = np.empty((batch, g.num_actions))
 
     def run():
-        if g.done.all():
-            g.reset(seed=int(rng.integers(1 << 30)))
-        mask = g.legal_mask().astype(np.float64)
-        mask[mask.sum(1) == 0, 0] = 1.0
-        u = rng.random(mask.shape) * mask
-        live = int((~g.done).sum())
-        g.step(u.argmax(1))
-        return live
+        clock = time.perf_counter
+        t0 = clock()
+        g.reset(seed=int(rng.integers(1 << 30)))
+        spent = clock() - t0
+        decisions = 0
+        while True:
+            t0 = clock()
+            live = ~g.done
+            if not live.any():
+                spent += clock() - t0
+                return decisions, spent
+            mask = g.legal_mask()
+            spent += clock() - t0
+            rng.random(out=draws)  # argmax of uniform draws on the legal actions: a uniform legal action
+            actions = np.multiply(draws, mask, out=draws).argmax(1)
+            t0 = clock()
+            g.step(actions)
+            spent += clock() - t0
+            decisions += int(live.sum())
 
-    run()
-    n, dt = _timed(run, budget)
-    return {"decisions_per_s": n / dt}
+    g.reset(seed=0)  # compiled (or loaded) before the clock starts
+    g.step(g.legal_mask().argmax(1))
+    decisions, seconds, start = 0, 0.0, time.perf_counter()
+    while True:  # whole batch episodes until the budget is spent
+        count, spent = run()
+        decisions += count
+        seconds += spent
+        if time.perf_counter() - start >= budget:
+            return {"decisions_per_s": decisions / seconds}
 
 
 def bench_legal_plays(config, budget, positions: int = 3000):
@@ -256,13 +277,13 @@ def bench_openspiel(name, budget, observe=False):
     return {"decisions_per_s": n / dt, "games_per_s": counter["games"] / dt, "loop": "full" if observe else "mask"}
 
 
-def cardzoo_through_pyspiel(games, budget):
+def cardzoo_through_pyspiel(games):
     """Jobs measuring cardzoo's games played through pyspiel (cardzoo.openspiel: every step goes
     through pyspiel's State API into the AEC env), uniformly random, timed like OpenSpiel's games."""
     import cardzoo.openspiel  # noqa: F401  (registers the cardzoo_* games)
 
     return [("cardzoo via OpenSpiel", f"cardzoo_{g} (pyspiel State API)",
-             lambda n=f"cardzoo_{g}": bench_openspiel(n, budget)) for g in games]
+             lambda budget, n=f"cardzoo_{g}": bench_openspiel(n, budget)) for g in games]
 
 
 def bench_rlcard(name, budget):
@@ -317,6 +338,9 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     """The benchmark's options, on its own parser or on `cardzoo bench`."""
     ap.add_argument("--quick", action="store_true", help="one configuration per game")
     ap.add_argument("--budget", type=_positive_seconds, default=1.0, help="seconds per measurement")
+    ap.add_argument("--passes", type=_positive_int, default=3,
+                    help="rounds over every measurement, each with budget / passes seconds; a row reports "
+                         "the median round, so a slow spell of the machine meets every row alike")
     ap.add_argument("--games", nargs="*", default=None, choices=list_games(),
                     help="cardzoo games to measure (default: all)")
     ap.add_argument("--no-peers", action="store_true", help="cardzoo and the limit probe only")
@@ -333,24 +357,38 @@ def main(argv=None) -> int:
     return run(ap.parse_args(argv))
 
 
-def peer_jobs(budget: float) -> tuple[list, list]:
-    """(jobs, notes): a job per installed peer measurement, a note per peer that is not installed."""
+def peer_jobs() -> tuple[list, list]:
+    """(jobs, notes): a job per installed peer measurement (a function of the seconds it may take), a
+    note per peer that is not installed."""
     jobs, notes = [], []
     if importlib.util.find_spec("pyspiel"):
         bridge = "bridge(use_double_dummy_result=false)"
         for name, label in [(bridge, "bridge, play phase"), ("hearts", "hearts")]:
-            jobs.append(("OpenSpiel", label, lambda n=name: bench_openspiel(n, budget)))
+            jobs.append(("OpenSpiel", label, lambda budget, n=name: bench_openspiel(n, budget)))
         jobs.append(("OpenSpiel", "bridge, play phase, observation_tensor() + legal_actions_mask()",
-                     lambda: bench_openspiel(bridge, budget, observe=True)))
+                     lambda budget: bench_openspiel(bridge, budget, observe=True)))
     else:
         notes.append("OpenSpiel skipped: not installed (pip install \"cardzoo[bench]\")")
     if importlib.util.find_spec("rlcard"):  # PettingZoo's leduc_holdem runs on RLCard too
-        jobs.append(("RLCard", "bridge", lambda: bench_rlcard("bridge", budget)))
-        jobs.append(("PettingZoo classic", "leduc_holdem AEC", lambda: bench_pettingzoo_leduc(budget)))
+        jobs.append(("RLCard", "bridge", lambda budget: bench_rlcard("bridge", budget)))
+        jobs.append(("PettingZoo classic", "leduc_holdem AEC", bench_pettingzoo_leduc))
     else:
         notes.append("RLCard and PettingZoo's leduc_holdem skipped: rlcard not installed "
                      "(pip install \"cardzoo[bench]\")")
     return jobs, notes
+
+
+def _median_round(results: list) -> dict:
+    """One row from a job's rounds: each rate the median over the rounds that ran (an error only when
+    every round failed)."""
+    ok = [r for r in results if "error" not in r]
+    if not ok:
+        return results[0]
+    out = dict(ok[0])
+    for key, value in ok[0].items():
+        if isinstance(value, float):
+            out[key] = float(np.median([r[key] for r in ok]))
+    return out
 
 
 def run(args) -> int:
@@ -358,41 +396,47 @@ def run(args) -> int:
     _one_core()
     from tqdm import tqdm
 
-    rows = []  # (system, what, decisions/s, games/s)
-    jobs = [("limit probe", "B=4096", lambda: bench_probe(4096, args.budget)),
-            ("limit probe", "B=1", lambda: bench_probe(1, args.budget))]
+    # (system, what, fn): fn(seconds) measures and returns the row's rates
+    jobs = [("limit probe", "B=4096", lambda budget: bench_probe(4096, budget)),
+            ("limit probe", "B=1", lambda budget: bench_probe(1, budget))]
     notes = []
     if not args.no_peers:
-        peers, notes = peer_jobs(args.budget)
+        peers, notes = peer_jobs()
         jobs += peers
     games = args.games or list_games()
     if importlib.util.find_spec("pyspiel"):
-        jobs += cardzoo_through_pyspiel(games, args.budget)
+        jobs += cardzoo_through_pyspiel(games)
     for game, label, config in CONFIGS:
         if game not in games or (args.quick and (game, label) not in QUICK):
             continue
         threads = f" threads={args.threads}" if args.threads > 1 else ""
         for batch in (4096, 64, 1):
             jobs.append((f"cardzoo {game}", f"{label} rollout B={batch}{threads}",
-                         lambda g=game, c=config, b=batch: bench_rollout(g, c, b, args.budget, args.threads)))
-        jobs.append((f"cardzoo {game}", f"{label} BatchGame.step B=4096",
-                     lambda g=game, c=config: bench_batch_step(g, c, 4096, args.budget)))
+                         lambda budget, g=game, c=config, b=batch: bench_rollout(g, c, b, budget, args.threads)))
+        jobs.append((f"cardzoo {game}", f"{label} BatchGame legal_mask + step B=4096 (env time)",
+                     lambda budget, g=game, c=config: bench_batch_step(g, c, 4096, budget)))
         jobs.append((f"cardzoo {game}", f"{label} raw_env",
-                     lambda g=game, c=config: bench_aec(g, c, False, args.budget)))
+                     lambda budget, g=game, c=config: bench_aec(g, c, False, budget)))
         jobs.append((f"cardzoo {game}", f"{label} env()",
-                     lambda g=game, c=config: bench_aec(g, c, True, args.budget)))
+                     lambda budget, g=game, c=config: bench_aec(g, c, True, budget)))
         jobs.append((f"cardzoo {game}", f"{label} env(), env.last() every decision",
-                     lambda g=game, c=config: bench_aec_full(g, c, args.budget)))
+                     lambda budget, g=game, c=config: bench_aec_full(g, c, budget)))
         if game == "shengji":
             jobs.append((f"cardzoo {game}", f"{label} legal_plays, follow positions/s",
-                         lambda c=config: bench_legal_plays(c, args.budget)))
+                         lambda budget, c=config: bench_legal_plays(c, budget)))
 
-    for system, what, fn in tqdm(jobs, desc="benchmarks", unit="run", file=sys.stderr):
-        try:
-            res = fn()
-        except Exception as e:  # a peer that fails to run is reported, not fatal
-            res = {"error": f"{type(e).__name__}: {e}"}
-        rows.append((system, what, res))
+    # every job once per pass, the passes one after the other: the machine's speed drifts over a run,
+    # and a row made of rounds spread over the whole run is compared with references spread alike
+    rounds = [[] for _ in jobs]
+    with tqdm(total=len(jobs) * args.passes, desc="benchmarks", unit="run", file=sys.stderr) as bar:
+        for _ in range(args.passes):
+            for k, (system, what, fn) in enumerate(jobs):
+                try:
+                    rounds[k].append(fn(args.budget / args.passes))
+                except Exception as e:  # a peer that fails to run is reported, not fatal
+                    rounds[k].append({"error": f"{type(e).__name__}: {e}"})
+                bar.update()
+    rows = [(system, what, _median_round(r)) for (system, what, _), r in zip(jobs, rounds)]
 
     base = {what: r for s, what, r in rows if s == "limit probe"}
     probe_plays = base.get("B=4096", {}).get("decisions_per_s")

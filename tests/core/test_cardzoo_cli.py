@@ -32,6 +32,17 @@ def test_bench_measures_and_prints_a_table(capsys):
     assert sum("env(), env.last() every decision" in r for r in rows) == 1   # the full RL loop
 
 
+def test_bench_rows_are_the_median_of_their_rounds():
+    """Every measurement runs once per pass; its row takes the median of each rate over the rounds
+    that ran, keeps the rest of the first, and reports an error only when every round failed."""
+    from benchmarks.throughput import _median_round
+
+    rounds = [{"decisions_per_s": 5.0, "loop": "full"}, {"error": "stall"}, {"decisions_per_s": 1.0, "loop": "full"},
+              {"decisions_per_s": 2.0, "loop": "full"}]
+    assert _median_round(rounds) == {"decisions_per_s": 2.0, "loop": "full"}
+    assert _median_round([{"error": "a"}, {"error": "b"}]) == {"error": "a"}
+
+
 def test_unknown_arguments_are_refused():
     with pytest.raises(SystemExit):
         main(["demo", "--bogus"])
