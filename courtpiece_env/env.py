@@ -8,7 +8,7 @@ from numba import njit
 
 from cardzoo import aec, nprandom
 from cardzoo.fastpath import ILLEGAL, PHASE_STEP, RESYNC, KernelEntry
-from cardzoo.batch import BatchGameBase, run_shards
+from cardzoo.batch import BatchGameBase, copy_records, run_shards
 from cardzoo.cards import card_text, mask_to_cards, seed_generators
 from cardzoo.options import check_int, check_seed
 from courtpiece_env import config as cfgmod
@@ -554,7 +554,7 @@ class BatchGame(BatchGameBase):
         if acts.ndim != 1 or not (np.issubdtype(acts.dtype, np.integer) or acts.size == 0):
             raise ValueError(f"actions must be a 1-d int sequence, got {acts.dtype} {acts.shape}")
         self._check_reset("replay")
-        work = self._st.copy()
+        work = copy_records(self._st)
         k, b, why = K.replay_batch(work, self._cfg, np.ascontiguousarray(acts, dtype=np.int64))
         if why:
             a = int(acts[k])

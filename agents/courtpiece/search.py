@@ -46,6 +46,7 @@ from numba import njit
 from agents.base import legal_actions
 from agents.courtpiece.heuristic import FIRST5, HAND, PASS_BELOW, CourtPieceHeuristic
 from agents.determinized import DeterminizedSearch, paired_layout
+from cardzoo.batch import copy_records
 from cardzoo.cards import (SUIT_MASKS, card_index, highest_bit, lowest_bit, popcount, rng_below, seed_generators,
                            shuffle_prefix)
 from courtpiece_env.config import BE_RANG, C_BAND, C_VARIANT, MENDI_COAT
@@ -749,7 +750,7 @@ class PIMCAgent(DeterminizedSearch):
         differ least from the heuristic's choices (ties: in drawing order, which is random)."""
         g = self._batches.get(len(orders), cfg)
         g.reset(seed=0, hands=orders, dealers=sit.dealer)
-        work = g.records.copy()
+        work = copy_records(g.records)
         cnt = np.zeros(len(orders), np.int64)
         replay_mismatches(work, g.config_array, np.asarray(history, np.int64), sit.seat, cnt)
         keep = np.argsort(cnt, kind="stable")[:self.samples]
