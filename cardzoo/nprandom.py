@@ -142,6 +142,13 @@ def _word(words, nwords, i):
 
 
 @njit(inline="always", cache=True)
+def _mixed(src, dst, h):
+    """mix_entropy's step: src hashed (the hash constant moving on) and mixed into dst -> (dst, h)."""
+    v, h = _hashmix(src, h)
+    return _mix(dst, v), h
+
+
+@njit(inline="always", cache=True)
 def _generated_pair(a, b, hb):
     """Two generate_state uint32 words from pool words a, b -> (one uint64, low word first; hb)."""
     v = (a ^ hb) & _M32
@@ -167,41 +174,25 @@ def seed_row(words, nwords, row):
     p2, h = _hashmix(_word(words, nwords, 2), h)
     p3, h = _hashmix(_word(words, nwords, 3), h)
     # every pool word mixed into every other (in destination order), so late bits reach early ones
-    v, h = _hashmix(p0, h)
-    p1 = _mix(p1, v)
-    v, h = _hashmix(p0, h)
-    p2 = _mix(p2, v)
-    v, h = _hashmix(p0, h)
-    p3 = _mix(p3, v)
-    v, h = _hashmix(p1, h)
-    p0 = _mix(p0, v)
-    v, h = _hashmix(p1, h)
-    p2 = _mix(p2, v)
-    v, h = _hashmix(p1, h)
-    p3 = _mix(p3, v)
-    v, h = _hashmix(p2, h)
-    p0 = _mix(p0, v)
-    v, h = _hashmix(p2, h)
-    p1 = _mix(p1, v)
-    v, h = _hashmix(p2, h)
-    p3 = _mix(p3, v)
-    v, h = _hashmix(p3, h)
-    p0 = _mix(p0, v)
-    v, h = _hashmix(p3, h)
-    p1 = _mix(p1, v)
-    v, h = _hashmix(p3, h)
-    p2 = _mix(p2, v)
+    p1, h = _mixed(p0, p1, h)
+    p2, h = _mixed(p0, p2, h)
+    p3, h = _mixed(p0, p3, h)
+    p0, h = _mixed(p1, p0, h)
+    p2, h = _mixed(p1, p2, h)
+    p3, h = _mixed(p1, p3, h)
+    p0, h = _mixed(p2, p0, h)
+    p1, h = _mixed(p2, p1, h)
+    p3, h = _mixed(p2, p3, h)
+    p0, h = _mixed(p3, p0, h)
+    p1, h = _mixed(p3, p1, h)
+    p2, h = _mixed(p3, p2, h)
     # entropy words beyond the pool size, each mixed into every pool word
     for i_src in range(POOL_SIZE, nwords):
         src = np.uint64(words[i_src])
-        v, h = _hashmix(src, h)
-        p0 = _mix(p0, v)
-        v, h = _hashmix(src, h)
-        p1 = _mix(p1, v)
-        v, h = _hashmix(src, h)
-        p2 = _mix(p2, v)
-        v, h = _hashmix(src, h)
-        p3 = _mix(p3, v)
+        p0, h = _mixed(src, p0, h)
+        p1, h = _mixed(src, p1, h)
+        p2, h = _mixed(src, p2, h)
+        p3, h = _mixed(src, p3, h)
     # generate_state(4, uint64): 8 uint32 words cycling over the pool, paired low word first
     hb = _INIT_B
     out0, hb = _generated_pair(p0, p1, hb)

@@ -524,7 +524,7 @@ class raw_env(_Game, CardGameEnv):
     observation_bounds = (-1e6, 1e6)
     reset_options = ("deal", "state")
     _derived = ("_decks", "_coins", "_f_actor", "_f_phase", "_f_rewards", "_f_rounds", "_mask_i8",
-                "_blank_u8", "_scratch_u8", "_st_u8", "_step", "_observe")
+                "_blank_u8", "_scratch_u8", "_st_u8", "_step")
 
     def __init__(self, render_mode: str | None = None, **config):
         cfg = make_lopti_config(config)
@@ -559,7 +559,6 @@ class raw_env(_Game, CardGameEnv):
         self._st_u8 = self._st.view(np.uint8)
         # the step kernel's compiled entry point at the env's argument types (fixed: see KernelEntry)
         self._step = _aec_step.at(self._st, self._words, self._cards, 0)
-        self._observe = None  # bound at the first observation (a masks-only first run compiles none)
 
     # ---- reset ---------------------------------------------------------------------------------
     def reset(self, seed=None, options=None):
@@ -666,9 +665,8 @@ class raw_env(_Game, CardGameEnv):
 
     def _game_observation(self, seat):
         out = np.empty(OBS_SIZE, np.float32)
-        observe = self._observe
-        if observe is None:
-            observe = self._observe = _observe_one.at(self._st, 0, self.cfg, seat, out)
+        # the compiled entry point, bound at the first observation (a masks-only first run compiles none)
+        observe = _observe_one.fn or _observe_one.at(self._st, 0, self.cfg, seat, out)
         observe(self._st, 0, self.cfg, seat, out)
         return out
 

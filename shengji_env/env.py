@@ -420,8 +420,7 @@ class raw_env(aec.CardGameEnv):
     observation_size = OBS_SIZE
     observation_bounds = (-1000.0, 1000.0)
     reset_options = RESET_KEYS
-    _derived = ("_blank", "_blank_bytes", "_cur_mask", "_report_words", "_report_rewards", "_env_step",
-                "_observe_seat")
+    _derived = ("_blank", "_blank_bytes", "_cur_mask", "_report_words", "_report_rewards", "_env_step")
 
     def __init__(self, render_mode: str | None = None, **config):
         self.config = cfgmod.make(**config)
@@ -450,7 +449,6 @@ class raw_env(aec.CardGameEnv):
         self._report_rewards = self._work[K.WORK_INFO + 48:K.WORK_INFO + 64].view(np.float32)
         # the kernels' compiled entry points at the env's argument types (fixed: see KernelEntry)
         self._env_step = _ENV_STEP.at(self._st, 0, self._cfg, 0, self._work)
-        self._observe_seat = None  # bound at the first observation (a masks-only first run compiles none)
 
     def _refresh(self):
         self._env_step(self._st, 0, self._cfg, K.SYNC_ONLY, self._work)
@@ -528,9 +526,8 @@ class raw_env(aec.CardGameEnv):
 
     def _game_observation(self, seat):
         out = np.zeros(OBS_SIZE, np.float32)
-        observe = self._observe_seat
-        if observe is None:
-            observe = self._observe_seat = _OBSERVE_SEAT.at(self._st, 0, seat, out, self._cur_mask)
+        # the compiled entry point, bound at the first observation (a masks-only first run compiles none)
+        observe = _OBSERVE_SEAT.fn or _OBSERVE_SEAT.at(self._st, 0, seat, out, self._cur_mask)
         observe(self._st, 0, seat, out, self._cur_mask)
         return out
 
