@@ -149,6 +149,15 @@ def _mixed(src, dst, h):
 
 
 @njit(inline="always", cache=True)
+def _mixed3(src, a, b, c, h):
+    """_mixed into three destinations in turn -> (a, b, c, h)."""
+    a, h = _mixed(src, a, h)
+    b, h = _mixed(src, b, h)
+    c, h = _mixed(src, c, h)
+    return a, b, c, h
+
+
+@njit(inline="always", cache=True)
 def _generated_pair(a, b, hb):
     """Two generate_state uint32 words from pool words a, b -> (one uint64, low word first; hb)."""
     v = (a ^ hb) & _M32
@@ -174,24 +183,14 @@ def seed_row(words, nwords, row):
     p2, h = _hashmix(_word(words, nwords, 2), h)
     p3, h = _hashmix(_word(words, nwords, 3), h)
     # every pool word mixed into every other (in destination order), so late bits reach early ones
-    p1, h = _mixed(p0, p1, h)
-    p2, h = _mixed(p0, p2, h)
-    p3, h = _mixed(p0, p3, h)
-    p0, h = _mixed(p1, p0, h)
-    p2, h = _mixed(p1, p2, h)
-    p3, h = _mixed(p1, p3, h)
-    p0, h = _mixed(p2, p0, h)
-    p1, h = _mixed(p2, p1, h)
-    p3, h = _mixed(p2, p3, h)
-    p0, h = _mixed(p3, p0, h)
-    p1, h = _mixed(p3, p1, h)
-    p2, h = _mixed(p3, p2, h)
+    p1, p2, p3, h = _mixed3(p0, p1, p2, p3, h)
+    p0, p2, p3, h = _mixed3(p1, p0, p2, p3, h)
+    p0, p1, p3, h = _mixed3(p2, p0, p1, p3, h)
+    p0, p1, p2, h = _mixed3(p3, p0, p1, p2, h)
     # entropy words beyond the pool size, each mixed into every pool word
     for i_src in range(POOL_SIZE, nwords):
         src = np.uint64(words[i_src])
-        p0, h = _mixed(src, p0, h)
-        p1, h = _mixed(src, p1, h)
-        p2, h = _mixed(src, p2, h)
+        p0, p1, p2, h = _mixed3(src, p0, p1, p2, h)
         p3, h = _mixed(src, p3, h)
     # generate_state(4, uint64): 8 uint32 words cycling over the pool, paired low word first
     hb = _INIT_B
