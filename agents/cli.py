@@ -96,11 +96,15 @@ def add_train(sub) -> None:
                         "the heuristic (the match the policy is judged by)")
     p.add_argument("--labels-from", default=None, metavar="RUN",
                    help="residual: fit on the labels an earlier run kept (--keep-labels) instead of labelling")
+    p.add_argument("--distill-from", default=None, metavar="CKPT",
+                   help="residual: fit to this residual checkpoint's advantages over --label-games deals of its "
+                        "own play instead of search labels (a smaller network, e.g. a search's rollout policy)")
     p.add_argument("--keep-labels", action="store_true",
                    help="residual: keep <out>/labels/labels_<w>.npz (by default deleted after the fit)")
     p.add_argument("--out", default=None, help="output folder (default runs/<game>-<variant>-s<seed>)")
     p.add_argument("--envs", type=positive_int, default=512, help="games per iteration")
     p.add_argument("--hidden", type=positive_int, default=256)
+    p.add_argument("--layers", type=positive_int, default=2, help="residual: hidden layers")
     p.add_argument("--ensemble", type=positive_int, default=1, metavar="K",
                    help="residual: fit K networks on the same labels and play their mean (fitting takes K times "
                         "as long)")
@@ -228,7 +232,7 @@ def cmd_train_residual(args, cfg: dict) -> int:
                         hidden=args.hidden, members=args.ensemble, epochs=args.epochs or 6,
                         threads=max(args.threads, 2),
                         keep_labels=args.keep_labels, label_against=args.label_against, search=args.search,
-                        labels_from=args.labels_from,
+                        labels_from=args.labels_from, distill_from=args.distill_from, layers=args.layers,
                         label_minutes=None if args.label_games else args.minutes, label_games=args.label_games)
     with tqdm(total=rc.epochs * rc.members, unit="epoch", desc=f"fit {args.game}") as bar:
         res = train_residual(rc, out, log=bar.write, progress=bar)
@@ -239,7 +243,9 @@ def cmd_train_residual(args, cfg: dict) -> int:
              f"- command: `cardzoo {' '.join(map(shlex.quote, argv_of(args)))}`",
              f"- seed: {args.seed}; config: {cfg or {}}; teacher: `{meta['teacher']}`; prior: the heuristic",
              f"- labelled: {lab['decisions']} decisions of {lab.get('games')} deals in {lab.get('seconds')} s "
-             f"({lab.get('decisions_per_s')}/s, {(lab.get('label_config') or {}).get('workers', rc.workers)} processes)"
+             + (f"({lab.get('decisions_per_s')}/s, the teacher's advantages over its own play)"
+                if lab.get("distilled_from") else
+                f"({lab.get('decisions_per_s')}/s, {(lab.get('label_config') or {}).get('workers', rc.workers)} processes)")
              + (f", by the run in {lab['labels_from']}" if lab.get("labels_from") else ""),
              f"- fit: {rc.epochs} epochs" + (f" for each of {rc.members} networks (the policy plays their mean)"
                                              if rc.members > 1 else "") +

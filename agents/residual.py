@@ -110,6 +110,10 @@ class ResidualGame(ABC):
         """Canonical action ids back to the game's."""
         return np.asarray(ids, np.int64)
 
+    def game_per_action(self, per_action, order):
+        """Per-action rows in canonical form back to the game's action ids (``canonical_actions`` undone)."""
+        return per_action
+
     # ---- games whose candidates are whole plays (play_features > 0) ----------------------------------
     def searched_plays(self, search) -> np.ndarray:
         """The candidate plays of the decision ``search`` just scored, one row per slot."""
@@ -253,17 +257,9 @@ class ResidualAgent(Agent):
         return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
 
     def act_batch(self, obs, masks) -> np.ndarray:
-        torch = _torch()
-        obs, masks = np.asarray(obs), np.asarray(masks)
-        prior = np.asarray(self.prior.act_batch(obs, masks), np.int64)
-        rows = self.rules.changeable(obs, masks, self.kinds)
+        prior, rows, cmask, cprior, order, adv = self._scored(obs, masks)
         out = prior.copy()
         if rows.any():
-            cand = self.rules.candidates(obs[rows], masks[rows], prior[rows])
-            cobs, cmask, cprior, order = self.rules.canonical(obs[rows], cand, prior[rows])
-            with torch.no_grad():
-                adv = self.model(torch.as_tensor(cobs), torch.as_tensor(_onehot(cprior, self.rules.num_actions)))
-            adv = adv.numpy()
             idx = np.arange(len(cprior))
             adv[cmask == 0] = -np.inf
             adv[idx, cprior] = -np.inf
@@ -271,6 +267,32 @@ class ResidualAgent(Agent):
             choice = np.where(adv[idx, best] > self.margin, best, cprior)    # ties keep the heuristic's move
             out[rows] = self.rules.game_actions(choice, order)
         return out.astype(np.int64)
+
+    def advantages(self, obs, masks) -> tuple:
+        """(the heuristic's moves int64[B], bool[B]: the decisions the network may change, and for
+        those: their candidates uint8[n, A] and the network's advantage of each candidate over the
+        heuristic's move, float32[n, A] by game action id (0 elsewhere))."""
+        prior, rows, cmask, cprior, order, adv = self._scored(obs, masks)
+        if not rows.any():
+            return prior, rows, np.zeros((0, self.rules.num_actions), np.uint8), np.zeros((0, self.rules.num_actions),
+                                                                                        np.float32)
+        adv = np.where(cmask > 0, adv, 0.0).astype(np.float32)
+        return prior, rows, self.rules.game_per_action(cmask, order), self.rules.game_per_action(adv, order)
+
+    def _scored(self, obs, masks) -> tuple:
+        """(prior, changeable rows, and for those rows in canonical form: candidates, prior, the
+        order that undoes the form, the network's advantages)."""
+        torch = _torch()
+        obs, masks = np.asarray(obs), np.asarray(masks)
+        prior = np.asarray(self.prior.act_batch(obs, masks), np.int64)
+        rows = self.rules.changeable(obs, masks, self.kinds)
+        if not rows.any():
+            return prior, rows, None, None, None, None
+        cand = self.rules.candidates(obs[rows], masks[rows], prior[rows])
+        cobs, cmask, cprior, order = self.rules.canonical(obs[rows], cand, prior[rows])
+        with torch.no_grad():
+            adv = self.model(torch.as_tensor(cobs), torch.as_tensor(_onehot(cprior, self.rules.num_actions)))
+        return prior, rows, cmask, cprior, order, adv.numpy()
 
 
 # ------------------------------------------------------------------------------------------------
@@ -460,6 +482,43 @@ def load_labels(paths, game: str) -> dict:
     return {k: np.concatenate([p[k] for p in parts]) for k in fields(residual_game(game))}
 
 
+def teacher_labels(game: str, env_config: dict, teacher: str, seed: int, games: int, batch: int = 512,
+                   log=print) -> dict:
+    """Distillation labels: the residual policy of checkpoint ``teacher`` plays ``games`` seeded deals
+    in every seat (``batch`` at a time in one BatchGame), and at each decision it may change the row
+    is the observation, the candidates, the heuristic's move and the teacher network's advantage of
+    every candidate (``se`` 0: the teacher's word is the label). Fitting these into a smaller network
+    gives a policy cheap enough to play a search's rollouts (``agents.jitnet``)."""
+    from agents import make_agent
+    from agents.arena import num_players, play_batch
+
+    agent = make_agent(f"learned:{teacher}", game, seed)
+    if not isinstance(agent, ResidualAgent):
+        raise ValueError(f"{teacher}: distillation needs a residual checkpoint")
+    rows = []
+    act_batch = agent.act_batch
+
+    def act_and_keep(obs, masks):
+        prior, changeable, cand, adv = agent.advantages(obs, masks)
+        if changeable.any():
+            rows.append((np.asarray(obs)[changeable].astype(np.float16), cand, prior[changeable], adv,
+                         np.zeros_like(adv)))
+        return act_batch(obs, masks)
+
+    agent.act_batch = act_and_keep
+    seats = num_players(game, env_config)
+    played, t0 = 0, time.perf_counter()
+    while played < games:
+        n = min(batch, games - played)
+        play_batch(game, [agent], np.zeros((n, seats), np.int64), env_config, seed=seed * 1_000_003 + played)
+        played += n
+        log(f"distillation labels: {played}/{games} deals, {sum(len(r[0]) for r in rows)} decisions")
+    if not rows:
+        raise ValueError("the teacher changed no decision kind in these deals: nothing to distil")
+    data = dict(zip(FIELDS, (np.concatenate(x) for x in zip(*rows))))
+    return dict(data, games=played, seconds=time.perf_counter() - t0, kinds=list(agent.kinds))
+
+
 # ------------------------------------------------------------------------------------------------
 # fit
 # ------------------------------------------------------------------------------------------------
@@ -613,6 +672,7 @@ class ResidualConfig:
     threads: int = 2                     # torch threads while fitting (labelling is over by then)
     keep_labels: bool = False            # leave <out>/labels/labels_<w>.npz for later fits
     labels_from: str | None = None       # fit on the kept labels of an earlier run's folder instead
+    distill_from: str | None = None      # or fit to this residual checkpoint's advantages (label_games deals)
 
 
 def earlier_labels(run, cfg: ResidualConfig) -> tuple[dict, dict]:
@@ -647,7 +707,17 @@ def train_residual(cfg: ResidualConfig, out_dir, log=print, progress=None) -> di
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    if cfg.labels_from is not None:
+    if cfg.distill_from is not None:
+        if cfg.label_games is None:
+            raise ValueError("distillation needs label_games: the deals the teacher plays")
+        raw = teacher_labels(cfg.game, cfg.env_config, cfg.distill_from, cfg.seed, cfg.label_games, log=log)
+        teacher = f"learned:{cfg.distill_from}"
+        kinds = raw.pop("kinds")
+        label_s = time.perf_counter() - t0
+        labelled = {"decisions": len(raw["obs"]), "games": int(raw["games"]), "seconds": round(label_s, 1),
+                    "decisions_per_s": round(len(raw["obs"]) / label_s, 1), "distilled_from": str(cfg.distill_from)}
+        log(f"labelled {len(raw['obs'])} decisions of {raw['games']} deals by {teacher} in {label_s:.0f} s")
+    elif cfg.labels_from is not None:
         raw, before = earlier_labels(cfg.labels_from, cfg)
         kinds, teacher = before.get("decisions", ["play"]), before.get("teacher", teacher)
         labelled = dict(before.get("labelled", {}), decisions=len(raw["obs"]), labels_from=str(cfg.labels_from),

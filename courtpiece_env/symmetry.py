@@ -17,6 +17,7 @@ the trump one-hot (846..849); every other scalar is suit-free. Actions 0..51 (pl
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 CARD_BLOCKS = 16                 # blocks of 52 cards at the start of the observation (spec 3.4)
 TRUMP = 846                      # public trump suit one-hot
@@ -28,13 +29,33 @@ SUIT_ACTIONS = 52                # 52 + s: name suit s
 
 def suit_order(obs) -> np.ndarray:
     """int64[B, 4]: ``order[b, k]`` is the game suit put in canonical place k for observation b."""
-    obs = _batch(obs)
-    n = len(obs)
-    blocks = obs[:, :CARD_END].reshape(n, CARD_BLOCKS, 4, 13)
-    trick = obs[:, TRICK:TRICK + 208].reshape(n, 4, 4, 13).sum(axis=3)        # [B, relative seat, suit]
-    led = (trick * obs[:, LEADER:LEADER + 4, None]).sum(axis=1)               # one-hot of the led suit
-    key = (obs[:, TRUMP:TRUMP + 4] * 1e6 + led * 1e3 + blocks[:, 0].sum(axis=2)).astype(np.float64)
-    return np.argsort(-key, axis=1, kind="stable")
+    obs = np.ascontiguousarray(_batch(obs), dtype=np.float32)
+    out = np.empty((len(obs), 4), np.int64)
+    for b in range(len(obs)):
+        suit_order_row(obs[b], out[b])
+    return out
+
+
+@njit(cache=True)
+def suit_order_row(obs, order):
+    """The canonical suit order of one observation into ``order`` (int64[4]); jitted, so a rollout
+    kernel can put its own observations in canonical form. Ties keep the lower suit first."""
+    key = np.zeros(4, np.float64)
+    for s in range(4):
+        held = 0.0
+        led = 0.0
+        for c in range(13):
+            held += obs[13 * s + c]
+            for r in range(4):
+                led += obs[LEADER + r] * obs[TRICK + 52 * r + 13 * s + c]
+        key[s] = obs[TRUMP + s] * 1e6 + led * 1e3 + held
+    for k in range(4):
+        order[k] = k
+    for k in range(1, 4):                      # insertion sort, descending key, stable
+        j = k
+        while j > 0 and key[order[j - 1]] < key[order[j]]:
+            order[j - 1], order[j] = order[j], order[j - 1]
+            j -= 1
 
 
 def canonical_observation(obs, order) -> np.ndarray:

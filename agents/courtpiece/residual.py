@@ -16,7 +16,8 @@ import numpy as np
 
 from agents.courtpiece.heuristic import CourtPieceHeuristic
 from agents.residual import ResidualGame
-from courtpiece_env.symmetry import canonical_action_ids, canonical_actions, canonical_observation, game_action_ids, suit_order
+from courtpiece_env.symmetry import (canonical_action_ids, canonical_actions, canonical_observation, game_action_ids,
+                                     game_actions, suit_order)
 
 OBS_SIZE, NUM_ACTIONS, CARDS = 916, 60, 52
 CALL_PHASE = 839 + 1             # the phase one-hot (spec 3.4: change_cards, call, ...) at CALL
@@ -62,6 +63,9 @@ class CourtPieceResidual(ResidualGame):
 
     def game_actions(self, ids, order):
         return game_action_ids(ids, order)
+
+    def game_per_action(self, per_action, order):
+        return game_actions(per_action, order)
 
 
 GAME = CourtPieceResidual()

@@ -20,7 +20,10 @@ At each card-play decision the agent
    end inside one jitted call (``playout``) by ``policy="heuristic"`` (default): every seat plays the
    Court Piece heuristic's card-play rules (``heuristic_card``, a numba twin of
    ``CourtPieceHeuristic``'s play, tested equal to it) with ``eps`` uniformly random moves; or
-   ``policy="random"``: uniformly random legal moves. The action with the best mean reward for the
+   ``policy="random"``: uniformly random legal moves; or ``policy=<checkpoint.pt>``: a residual
+   policy (``agents.residual``) evaluated inside the kernel (``net_card``, through ``agents.jitnet``,
+   tested equal to ``ResidualAgent``) plays the first ``plies`` card plays with a choice of every
+   playout (all with ``plies=-1``), of every seat or (``team=true``) of the searcher's team only. The action with the best mean reward for the
    agent's seat is played when it beats the heuristic's card by ``z`` standard errors of the paired
    difference over the same sampled deals (else the heuristic's card, so sampling noise does not
    override it).
@@ -46,12 +49,15 @@ from numba import njit
 from agents.base import legal_actions
 from agents.courtpiece.heuristic import FIRST5, HAND, PASS_BELOW, CourtPieceHeuristic
 from agents.determinized import DeterminizedSearch, paired_layout
+from agents.jitnet import jit_net, net_hidden, net_input, net_output, no_net
 from cardzoo.batch import copy_records
 from cardzoo.cards import (SUIT_MASKS, card_index, highest_bit, lowest_bit, popcount, rng_below, seed_generators,
                            shuffle_prefix)
 from courtpiece_env.config import BE_RANG, C_BAND, C_VARIANT, MENDI_COAT
 from courtpiece_env.rules import apply_action, legal_bits
+from courtpiece_env.observe import OBS_SIZE, observe_into
 from courtpiece_env.state import CALL, PLAY
+from courtpiece_env.symmetry import CARD_END as CANON_CARD_END, TRUMP as CANON_TRUMP, suit_order_row
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
@@ -311,21 +317,89 @@ def heuristic_cards_batch(st, cfg, out):
 
 
 @njit(cache=True)
-def playout(st, cfg, first, seat, eps, seed, out):
+def net_card(s, cfg, p, cards, h, net, margin, obs, hid, tmp, order, rank):
+    """The residual policy's card for seat p (``net``: a ``JitNet`` of a Court Piece checkpoint): the
+    heuristic's card ``h`` unless the network's advantage of another legal card over it exceeds
+    ``margin`` — ``ResidualAgent``'s decision, on the state record, in canonical suit order.
+    ``obs`` .. ``rank``: scratch (float32[916], float32[H] x 2, int64[4] x 2)."""
+    observe_into(s, cfg, p, obs)
+    suit_order_row(obs, order)
+    for k in range(4):
+        rank[order[k]] = k
+    for k in range(hid.shape[0]):
+        hid[k] = net.first_bias[k]
+    for i in range(CANON_CARD_END):               # the card blocks: suits renamed
+        v = obs[i]
+        if v != 0.0:
+            c = i % 52
+            net_input(net, hid, i - c + 13 * rank[c // 13] + c % 13, v)
+    for i in range(CANON_CARD_END, OBS_SIZE):
+        v = obs[i]
+        if v != 0.0:
+            net_input(net, hid, CANON_TRUMP + rank[i - CANON_TRUMP] if CANON_TRUMP <= i < CANON_TRUMP + 4 else i, v)
+    ch = 13 * rank[h // 13] + h % 13
+    net_input(net, hid, OBS_SIZE + ch, np.float32(1.0))
+    net_hidden(net, hid, tmp)
+    base = net_output(net, hid, ch)
+    best, choice = np.float32(margin), h
+    m = cards
+    while m != ZERO:
+        c = np.int64(lowest_bit(m))
+        m &= m - ONE
+        if c != h:
+            adv = net_output(net, hid, 13 * rank[c // 13] + c % 13) - base
+            if adv > best:
+                best, choice = adv, c
+    return choice
+
+
+@njit(cache=True)
+def net_cards_batch(st, cfg, net, margin, out):
+    """net_card for the seat to act in every game (-1 where no card is legal or none acts): the
+    residual policy on a batch of state records, as the rollouts play it."""
+    width = net.first_bias.shape[0]
+    obs = np.zeros(OBS_SIZE, np.float32)
+    hid = np.zeros(width, np.float32)
+    tmp = np.zeros(width, np.float32)
+    order = np.zeros(4, np.int64)
+    rank = np.zeros(4, np.int64)
+    for b in range(st.shape[0]):
+        s = st[b]
+        out[b] = -1
+        if s.actor < 0 or s.phase != PLAY:
+            continue
+        cards, ex = legal_bits(s, cfg)
+        if cards != ZERO and ex == 0:
+            p = np.int64(s.actor)
+            out[b] = net_card(s, cfg, p, cards, heuristic_card(s, cfg, p, cards), net, margin, obs, hid, tmp,
+                              order, rank)
+
+
+@njit(cache=True)
+def playout(st, cfg, first, seat, eps, seed, out, net, margin, plies, team):
     """Game b: apply first[b], then play to the end — every seat by heuristic_card, a uniformly random
     legal action with probability eps (eps >= 1: uniform random play); a trump call by heuristic_call,
     other non-play decisions uniformly at random; out[b] = the reward of `seat`
-    over the playout. Bazi episodes (a match's next deal is never reached)."""
+    over the playout. Bazi episodes (a match's next deal is never reached). With a network
+    (``net``: a JitNet, else ``no_net()``) the first ``plies`` card plays of each playout with a
+    choice (all of them when ``plies`` < 0) are the residual policy's (``net_card``) instead."""
     n = st.shape[0]
     rng = seed_generators(seed, 1)
     dummy = np.zeros((4, 13), np.int8)
     thr = np.uint64(min(max(eps, 0.0), 1.0) * 4294967295.0)
+    width = net.first_bias.shape[0]
+    obs = np.zeros(OBS_SIZE, np.float32)
+    hid = np.zeros(width, np.float32)
+    tmp = np.zeros(width, np.float32)
+    order = np.zeros(4, np.int64)
+    rank = np.zeros(4, np.int64)
     for b in range(n):
         s = st[b]
         for i in range(4):
             s.rewards[i] = 0.0
         apply_action(s, cfg, first[b], dummy)
         total = np.float64(s.rewards[seat])
+        left = plies if width > 0 else 0
         while s.actor >= 0:
             cards, ex = legal_bits(s, cfg)
             rnd = eps > 0.0 and rng_next_hi(rng) <= thr
@@ -346,6 +420,9 @@ def playout(st, cfg, first, seat, eps, seed, out):
                     a = 52 + np.int64(lowest_bit(m))
             else:
                 a = heuristic_card(s, cfg, np.int64(s.actor), cards)
+                if left != 0 and (cards & (cards - ONE)) != ZERO and (not team or (s.actor - seat) % 2 == 0):
+                    a = net_card(s, cfg, np.int64(s.actor), cards, a, net, margin, obs, hid, tmp, order, rank)
+                    left -= 1
             for i in range(4):
                 s.rewards[i] = 0.0
             apply_action(s, cfg, a, dummy)
@@ -691,7 +768,9 @@ class Situation:
 class PIMCAgent(DeterminizedSearch):
     """Court Piece determinized search; see the module docstring. Options: ``samples`` (deals
     sampled per decision), ``rollouts`` (playouts per sample and action), ``policy`` ("heuristic" or
-    "random"), ``eps`` (random-move rate of heuristic rollouts), ``z``: the search overrides the
+    "random", or a residual checkpoint ``.pt`` whose network plays the rollouts' card plays:
+    ``plies`` of each playout, -1 all; ``team``: only the searcher's team), ``eps`` (random-move rate
+    of heuristic rollouts), ``z``: the search overrides the
     heuristic's card only when its paired advantage over the same sampled deals exceeds ``z``
     standard errors (``z=0``: pure arg-max). ``call_samples``: deals sampled for a trump call of
     Single / Double Sar (0: the heuristic calls). ``infer``: draw ``infer x samples`` deals and keep
@@ -703,12 +782,20 @@ class PIMCAgent(DeterminizedSearch):
 
     def __init__(self, game: str | None = "courtpiece", seed: int | None = None, samples: int = 64,
                  rollouts: int = 1, policy: str = "heuristic", eps: float = 0.0, z: float = 1.0,
-                 call_samples: int = 256, infer: int = 4, env_config: dict | None = None, prior: str | None = None):
+                 call_samples: int = 256, infer: int = 4, env_config: dict | None = None, prior: str | None = None,
+                 plies: int = -1, team: bool = False):
         super().__init__(game, seed, z, env_config, {"overrides": 0, "calls": 0, "mismatch": 0.0}, prior)
         if samples < 1 or rollouts < 1 or call_samples < 0 or infer < 1:
             raise ValueError("samples, rollouts and infer must be >= 1, call_samples >= 0")
+        if not isinstance(plies, int) or isinstance(plies, bool):
+            raise ValueError(f"plies must be an int, got {plies!r}")
+        self.net, self.net_margin, self.plies, self.team = no_net(), 0.0, int(plies), bool(team)
         if policy not in POLICIES:
-            raise ValueError(f"policy must be one of {', '.join(map(repr, POLICIES))}, not {policy!r}")
+            if not str(policy).endswith(".pt"):
+                raise ValueError(f"policy must be one of {', '.join(map(repr, POLICIES))} or a checkpoint "
+                                 f"(.pt), not {policy!r}")
+            self.net, meta = jit_net(policy, "courtpiece")
+            self.net_margin = float(meta.get("margin", 0.0))
         if not 0.0 <= eps <= 1.0:
             raise ValueError(f"eps must be in [0, 1], got {eps!r}")
         self.samples, self.rollouts, self.call_samples = int(samples), int(rollouts), int(call_samples)
@@ -768,7 +855,8 @@ class PIMCAgent(DeterminizedSearch):
         first = paired_layout(k, legal, r_n)
         out = np.zeros(len(work), np.float64)
         eps = 1.0 if self.policy == "random" else self.eps
-        playout(work, g.config_array, first, sit.seat, eps, int(self.rng.integers(2**62)), out)
+        playout(work, g.config_array, first, sit.seat, eps, int(self.rng.integers(2**62)), out, self.net,
+                self.net_margin, self.plies, self.team)
         self.stats["games"] += len(work)
         per = out.reshape(k, a_n, r_n).mean(axis=2)
         per_game = {int(a): per[:, i] for i, a in enumerate(legal)}
