@@ -78,8 +78,7 @@ def net_hidden(net, h, tmp):
     (``tmp``: scratch of the same size)."""
     n = h.shape[0]
     for k in range(n):
-        if h[k] < 0.0:
-            h[k] = 0.0
+        h[k] = max(h[k], np.float32(0.0))   # no branch: half the signs are a coin toss
     for layer in range(net.hidden.shape[0]):
         w = net.hidden[layer]
         for o in range(n):

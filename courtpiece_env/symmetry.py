@@ -25,33 +25,83 @@ LEADER = 850 + 4 * 5             # relative-seat one-hot of the trick's leader
 TRICK = 416                      # the current trick, by relative seat (4 x 52)
 CARD_END = 52 * CARD_BLOCKS
 SUIT_ACTIONS = 52                # 52 + s: name suit s
+OBS_SIZE = CARD_END + 84
+
+
+def _sum_slots() -> np.ndarray:
+    """int64[916]: where each observation entry counts towards the suit order's key: the own hand by
+    suit (0..3), the current trick by relative seat and suit (4..19), the trump one-hot (20..23), the
+    leader one-hot (24..27); everything else into slot 28, which is never read."""
+    slot = np.full(OBS_SIZE, 28, np.int64)
+    slot[:52] = np.arange(52) // 13
+    slot[TRICK:TRICK + 208] = 4 + np.arange(208) // 13
+    slot[TRUMP:TRUMP + 4] = 20 + np.arange(4)
+    slot[LEADER:LEADER + 4] = 24 + np.arange(4)
+    return slot
+
+
+def _renamings() -> tuple[np.ndarray, np.ndarray]:
+    """(int64[256]: the row of each suit order, keyed order[0]*64 + order[1]*16 + order[2]*4 + order[3];
+    int64[24, 916]: each order's canonical offset of every observation entry)."""
+    import itertools
+
+    code = np.zeros(256, np.int64)
+    rows = np.zeros((24, OBS_SIZE), np.int64)
+    for k, order in enumerate(itertools.permutations(range(4))):
+        code[order[0] * 64 + order[1] * 16 + order[2] * 4 + order[3]] = k
+        rank = np.argsort(order)
+        rows[k] = np.arange(OBS_SIZE)
+        i = np.arange(CARD_END)
+        rows[k, :CARD_END] = i - i % 52 + 13 * rank[(i % 52) // 13] + i % 13
+        rows[k, TRUMP:TRUMP + 4] = TRUMP + rank
+    return code, rows
+
+
+SUM_SLOTS = _sum_slots()
+ORDER_ROW, RENAMED = _renamings()
 
 
 def suit_order(obs) -> np.ndarray:
     """int64[B, 4]: ``order[b, k]`` is the game suit put in canonical place k for observation b."""
     obs = np.ascontiguousarray(_batch(obs), dtype=np.float32)
     out = np.empty((len(obs), 4), np.int64)
-    for b in range(len(obs)):
-        suit_order_row(obs[b], out[b])
+    _suit_orders(obs, out)
     return out
 
 
 @njit(cache=True)
-def suit_order_row(obs, order):
-    """The canonical suit order of one observation into ``order`` (int64[4]); jitted, so a rollout
-    kernel can put its own observations in canonical form. Ties keep the lower suit first."""
-    key = np.zeros(4, np.float64)
-    for s in range(4):
-        held = 0.0
-        led = 0.0
-        for c in range(13):
-            held += obs[13 * s + c]
-            for r in range(4):
-                led += obs[LEADER + r] * obs[TRICK + 52 * r + 13 * s + c]
-        key[s] = obs[TRUMP + s] * 1e6 + led * 1e3 + held
+def _suit_orders(obs, out):
+    entries = np.zeros(obs.shape[1], np.int64)
+    sums = np.zeros(29, np.float64)
+    for b in range(obs.shape[0]):
+        n = 0
+        for i in range(obs.shape[1]):
+            if obs[b, i] != 0.0:
+                entries[n] = i
+                n += 1
+        suit_order_entries(entries, obs[b], n, False, sums, out[b])
+
+
+@njit(cache=True)
+def suit_order_entries(entries, values, n, listed, sums, order):
+    """The canonical suit order into ``order`` (int64[4]) of an observation given by its ``n`` set
+    entries (``courtpiece_env.observe.observe_entries``): ``entries[t]`` is an offset, its value is
+    ``values[t]`` when ``listed``, else ``values[entries[t]]`` (``values`` is the dense observation);
+    ``sums``: float64[29] of scratch. Jitted, so a rollout kernel can put its own observations in canonical form. Ties keep the lower
+    suit first."""
+    for k in range(sums.shape[0]):
+        sums[k] = 0.0
+    for t in range(n):                            # no branch per entry: each adds into its slot
+        i = entries[t]
+        sums[SUM_SLOTS[i]] += values[t] if listed else values[i]
+    for su in range(4):
+        sums[su] += sums[20 + su] * 1e6
+        for r in range(4):                        # the leader's card in the current trick: the led suit
+            sums[su] += sums[24 + r] * sums[4 + 4 * r + su] * 1e3
+    key = sums[:4]
     for k in range(4):
         order[k] = k
-    for k in range(1, 4):                      # insertion sort, descending key, stable
+    for k in range(1, 4):                         # insertion sort, descending key, stable
         j = k
         while j > 0 and key[order[j - 1]] < key[order[j]]:
             order[j - 1], order[j] = order[j], order[j - 1]

@@ -55,9 +55,10 @@ from cardzoo.cards import (SUIT_MASKS, card_index, highest_bit, lowest_bit, popc
                            shuffle_prefix)
 from courtpiece_env.config import BE_RANG, C_BAND, C_VARIANT, MENDI_COAT
 from courtpiece_env.rules import apply_action, legal_bits
-from courtpiece_env.observe import OBS_SIZE, observe_into
+from courtpiece_env.observe import OBS_SIZE, observe_entries
 from courtpiece_env.state import CALL, PLAY
-from courtpiece_env.symmetry import CARD_END as CANON_CARD_END, TRUMP as CANON_TRUMP, suit_order_row
+from courtpiece_env.symmetry import (CARD_END as CANON_CARD_END, TRUMP as CANON_TRUMP,
+                                     ORDER_ROW, RENAMED, suit_order_entries)
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
@@ -317,27 +318,30 @@ def heuristic_cards_batch(st, cfg, out):
 
 
 @njit(cache=True)
-def net_card(s, cfg, p, cards, h, net, margin, obs, hid, tmp, order, rank):
+def net_scratch(width):
+    """The working arrays of ``net_card`` for a network ``width`` wide: made once per batch."""
+    return (np.zeros(width, np.float32), np.zeros(width, np.float32), np.zeros(4, np.int64),
+            np.zeros(OBS_SIZE, np.int64), np.zeros(OBS_SIZE, np.float32), np.zeros(29, np.float64))
+
+
+@njit(cache=True, _nrt=False)     # no reference counting of the arrays handed to each helper, row by row
+def net_card(s, cfg, p, cards, h, net, margin, scratch):
     """The residual policy's card for seat p (``net``: a ``JitNet`` of a Court Piece checkpoint): the
     heuristic's card ``h`` unless the network's advantage of another legal card over it exceeds
-    ``margin`` — ``ResidualAgent``'s decision, on the state record, in canonical suit order.
-    ``obs`` .. ``rank``: scratch (float32[916], float32[H] x 2, int64[4] x 2)."""
-    observe_into(s, cfg, p, obs)
-    suit_order_row(obs, order)
-    for k in range(4):
-        rank[order[k]] = k
+    ``margin`` — ``ResidualAgent``'s decision, on the state record, in canonical suit order: the
+    observation's set entries (``observe_entries``), renamed, through the network. ``scratch``:
+    ``net_scratch``'s arrays."""
+    hid, tmp, order, inputs, values, sums = scratch
+    n = observe_entries(s, cfg, p, inputs, values)
+    suit_order_entries(inputs, values, n, True, sums, order)
+    renamed = RENAMED[ORDER_ROW[order[0] * 64 + order[1] * 16 + order[2] * 4 + order[3]]]
+    for t in range(n):                            # the inputs in canonical places: card blocks and trump
+        inputs[t] = renamed[inputs[t]]
     for k in range(hid.shape[0]):
         hid[k] = net.first_bias[k]
-    for i in range(CANON_CARD_END):               # the card blocks: suits renamed
-        v = obs[i]
-        if v != 0.0:
-            c = i % 52
-            net_input(net, hid, i - c + 13 * rank[c // 13] + c % 13, v)
-    for i in range(CANON_CARD_END, OBS_SIZE):
-        v = obs[i]
-        if v != 0.0:
-            net_input(net, hid, CANON_TRUMP + rank[i - CANON_TRUMP] if CANON_TRUMP <= i < CANON_TRUMP + 4 else i, v)
-    ch = 13 * rank[h // 13] + h % 13
+    for t in range(n):
+        net_input(net, hid, inputs[t], values[t])
+    ch = renamed[h]                               # a card's offset in the hand block is its id
     net_input(net, hid, OBS_SIZE + ch, np.float32(1.0))
     net_hidden(net, hid, tmp)
     base = net_output(net, hid, ch)
@@ -347,7 +351,7 @@ def net_card(s, cfg, p, cards, h, net, margin, obs, hid, tmp, order, rank):
         c = np.int64(lowest_bit(m))
         m &= m - ONE
         if c != h:
-            adv = net_output(net, hid, 13 * rank[c // 13] + c % 13) - base
+            adv = net_output(net, hid, renamed[c]) - base
             if adv > best:
                 best, choice = adv, c
     return choice
@@ -357,12 +361,7 @@ def net_card(s, cfg, p, cards, h, net, margin, obs, hid, tmp, order, rank):
 def net_cards_batch(st, cfg, net, margin, out):
     """net_card for the seat to act in every game (-1 where no card is legal or none acts): the
     residual policy on a batch of state records, as the rollouts play it."""
-    width = net.first_bias.shape[0]
-    obs = np.zeros(OBS_SIZE, np.float32)
-    hid = np.zeros(width, np.float32)
-    tmp = np.zeros(width, np.float32)
-    order = np.zeros(4, np.int64)
-    rank = np.zeros(4, np.int64)
+    scratch = net_scratch(net.first_bias.shape[0])
     for b in range(st.shape[0]):
         s = st[b]
         out[b] = -1
@@ -371,8 +370,7 @@ def net_cards_batch(st, cfg, net, margin, out):
         cards, ex = legal_bits(s, cfg)
         if cards != ZERO and ex == 0:
             p = np.int64(s.actor)
-            out[b] = net_card(s, cfg, p, cards, heuristic_card(s, cfg, p, cards), net, margin, obs, hid, tmp,
-                              order, rank)
+            out[b] = net_card(s, cfg, p, cards, heuristic_card(s, cfg, p, cards), net, margin, scratch)
 
 
 @njit(cache=True)
@@ -388,11 +386,7 @@ def playout(st, cfg, first, seat, eps, seed, out, net, margin, plies, team):
     dummy = np.zeros((4, 13), np.int8)
     thr = np.uint64(min(max(eps, 0.0), 1.0) * 4294967295.0)
     width = net.first_bias.shape[0]
-    obs = np.zeros(OBS_SIZE, np.float32)
-    hid = np.zeros(width, np.float32)
-    tmp = np.zeros(width, np.float32)
-    order = np.zeros(4, np.int64)
-    rank = np.zeros(4, np.int64)
+    scratch = net_scratch(width)
     for b in range(n):
         s = st[b]
         for i in range(4):
@@ -421,7 +415,7 @@ def playout(st, cfg, first, seat, eps, seed, out, net, margin, plies, team):
             else:
                 a = heuristic_card(s, cfg, np.int64(s.actor), cards)
                 if left != 0 and (cards & (cards - ONE)) != ZERO and (not team or (s.actor - seat) % 2 == 0):
-                    a = net_card(s, cfg, np.int64(s.actor), cards, a, net, margin, obs, hid, tmp, order, rank)
+                    a = net_card(s, cfg, np.int64(s.actor), cards, a, net, margin, scratch)
                     left -= 1
             for i in range(4):
                 s.rewards[i] = 0.0

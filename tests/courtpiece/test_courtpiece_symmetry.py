@@ -5,8 +5,18 @@ import pytest
 
 import courtpiece_env
 from cardzoo.cards import card_index
-from courtpiece_env.symmetry import (canonical_action_ids, canonical_actions, canonical_observation,
-                                     game_action_ids, game_actions, suit_order)
+from cardzoo.registry import make_batch
+from courtpiece_configs import CONFIGS
+from courtpiece_env.observe import observe_entries, observe_one
+from courtpiece_env.symmetry import (ORDER_ROW, RENAMED, canonical_action_ids, canonical_actions,
+                                     canonical_observation, game_action_ids, game_actions, suit_order,
+                                     suit_order_entries)
+from numba import njit
+
+
+@njit(cache=True)
+def observe_one_entries(st, b, cfg, viewer, entries, values):
+    return observe_entries(st[b], cfg, viewer, entries, values)
 
 VARIANTS = ["single_sar", "double_sar", "chhupa_rang", "be_rang", "mendi_coat"]
 
@@ -81,3 +91,40 @@ def test_action_maps_are_inverse():
 def test_bad_shape_is_a_value_error():
     with pytest.raises(ValueError, match="916"):
         suit_order(np.zeros((3, 10)))
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(f"{v}" for v in c.values()))
+def test_entry_listing_is_the_dense_observation_and_renames_like_it(config):
+    """observe_entries lists exactly the set entries of observe_into (one encoder, two outputs), each
+    once, the card blocks before the scalars; the suit order from the listing is
+    suit_order's, and RENAMED moves each entry where canonical_observation puts it."""
+    g = make_batch("courtpiece", 64, **config)
+    g.reset(seed=sum(map(len, map(str, config.values()))))
+    rng = np.random.default_rng(1)
+    entries, values = np.zeros(916, np.int64), np.zeros(916, np.float32)
+    dense = np.zeros(916, np.float32)
+    order, sums = np.zeros(4, np.int64), np.zeros(29, np.float64)
+    checked = 0
+    for _ in range(80):
+        live = np.flatnonzero(np.asarray(g.current_player) >= 0)
+        if not len(live):
+            break
+        for b in live[:8]:
+            viewer = int(rng.integers(4))
+            observe_one(g.records, b, g.config_array, viewer, dense)
+            n = observe_one_entries(g.records, b, g.config_array, viewer, entries, values)
+            np.testing.assert_array_equal(np.sort(entries[:n]), np.flatnonzero(dense))
+            np.testing.assert_array_equal(values[:n], dense[entries[:n]])
+            assert len(set(entries[:n])) == n                                     # each entry once
+            assert not (entries[:n][1:] < 832)[(entries[:n][:-1] >= 832)].any()   # cards before scalars
+            suit_order_entries(entries, values, n, True, sums, order)
+            want = suit_order(dense[None])[0]
+            np.testing.assert_array_equal(order, want)
+            renamed = RENAMED[ORDER_ROW[order @ np.array([64, 16, 4, 1])]]
+            canon = np.zeros(916, np.float32)
+            canon[renamed[entries[:n]]] = values[:n]
+            np.testing.assert_array_equal(canon, canonical_observation(dense[None], want[None])[0])
+            checked += 1
+        mask = g.legal_mask()
+        g.step(np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask]))
+    assert checked > 100
