@@ -35,6 +35,12 @@ DEPENDS_ON = {"cardzoo": (), "courtpiece_env": ("cardzoo",), "lopti_env": ("card
 
 STAMP_NAME = "cardzoo-kernel-sources"
 
+#: numba options of a kernel that hands arrays to many helper calls in its hot loop and allocates
+#: nothing: without them every such call increments and decrements each array's reference count
+#: (atomically), which in Court Piece's observation encoder cost ten times the encoding itself.
+#: The helpers it calls are compiled under the same options, so they must not allocate either.
+NO_REFCOUNT = {"_nrt": False}
+
 
 def package_sources(package: str, root: pathlib.Path = ROOT) -> list[pathlib.Path]:
     """The .py files of one kernel package under root, sorted (the hash's order)."""

@@ -50,6 +50,7 @@ from agents.base import legal_actions
 from agents.courtpiece.heuristic import FIRST5, HAND, PASS_BELOW, CourtPieceHeuristic
 from agents.determinized import DeterminizedSearch, paired_layout
 from agents.jitnet import jit_net, net_hidden, net_input, net_output, no_net
+from cardzoo._jit import NO_REFCOUNT
 from cardzoo.batch import copy_records
 from cardzoo.cards import (SUIT_MASKS, card_index, highest_bit, lowest_bit, popcount, rng_below, seed_generators,
                            shuffle_prefix)
@@ -324,7 +325,7 @@ def net_scratch(width):
             np.zeros(OBS_SIZE, np.int64), np.zeros(OBS_SIZE, np.float32), np.zeros(29, np.float64))
 
 
-@njit(cache=True, _nrt=False)     # no reference counting of the arrays handed to each helper, row by row
+@njit(cache=True, **NO_REFCOUNT)
 def net_card(s, cfg, p, cards, h, net, margin, scratch):
     """The residual policy's card for seat p (``net``: a ``JitNet`` of a Court Piece checkpoint): the
     heuristic's card ``h`` unless the network's advantage of another legal card over it exceeds
