@@ -18,8 +18,9 @@ Each game's search agent (``PIMCAgent``, ``LoptiSearch``, ``ShengJiSearch``) dec
 
 ``DeterminizedSearch`` holds steps 1, 3 (layout), 4 and 5 and the options every game has (``z``,
 ``env_config``, ``prior``); each game's subclass supplies the sampling, the candidates and the rollouts.
-The rollouts themselves stay the game's jitted policies: a network call per rollout decision would
-cost more than the whole rollout.
+The rollouts themselves stay the game's jitted policies: a torch call per rollout decision would
+cost more than the whole rollout. Court Piece's can also be a small residual network evaluated inside
+its playout kernel (``pimc:policy=<checkpoint.pt>``, ``agents.jitnet``).
 """
 from __future__ import annotations
 

@@ -215,7 +215,7 @@ def test_strength_rows_cover_mendi_coat_and_merge_chunks():
     # a checkpoint counts only for the game and config it was trained on (its JSON says which)
     assert {Path(r[0]).name for r in rows if r[0].endswith(".pt")} == {"mendi_coat.pt"}
     single = strength.matchups("courtpiece", "pimc", {})
-    assert {Path(r[0]).name for r in single if r[0].endswith(".pt")} == {"courtpiece.pt"}
+    assert {Path(r[0]).name for r in single if r[0].endswith(".pt")} == {"courtpiece.pt", "courtpiece_rollout.pt"}
     from agents.arena import MatchResult
 
     parts = [MatchResult("courtpiece", "a", "b", np.array([1.0, 0.0]), {"a": 1.0}),

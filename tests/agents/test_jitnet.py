@@ -161,3 +161,17 @@ def test_train_command_distils_a_checkpoint_into_a_small_network(tmp_path):
     assert meta["labelled"]["games"] == 4
     net, _ = jit_net(out / "model.pt", "courtpiece")
     assert net.first.shape == (976, 8) and net.hidden.shape == (0, 8, 8)
+
+
+def test_shipped_rollout_policy_loads_and_plays_as_its_agent():
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "agents" / "checkpoints" / "courtpiece_rollout.pt"
+    net, meta = jit_net(path, "courtpiece")
+    assert net.first.shape == (976, 64) and net.hidden.shape[0] == 0 and meta["teacher"].startswith("learned:")
+    g = _positions(n=128)
+    ours = np.zeros(g.n, np.int64)
+    net_cards_batch(g.records, g.config_array, net, meta["margin"], ours)
+    rows = ours >= 0
+    agent = ResidualAgent("courtpiece", 0, checkpoint=path)
+    np.testing.assert_array_equal(ours[rows], agent.act_batch(g.observe()[rows], g.legal_mask()[rows]))
