@@ -306,19 +306,6 @@ def heuristic_call(s, cfg, p, ex):
 
 
 @njit(cache=True)
-def heuristic_cards_batch(st, cfg, out):
-    """heuristic_card for the seat to act in every game (-1 where no card is legal or none acts)."""
-    for b in range(st.shape[0]):
-        s = st[b]
-        out[b] = -1
-        if s.actor < 0 or s.phase != PLAY:
-            continue
-        cards, ex = legal_bits(s, cfg)
-        if cards != ZERO:
-            out[b] = heuristic_card(s, cfg, np.int64(s.actor), cards)
-
-
-@njit(cache=True)
 def net_scratch(width):
     """The working arrays of ``net_card`` for a network ``width`` wide: made once per batch."""
     return (np.zeros(width, np.float32), np.zeros(width, np.float32), np.zeros(4, np.int64),
@@ -359,9 +346,10 @@ def net_card(s, cfg, p, cards, h, net, margin, scratch):
 
 
 @njit(cache=True)
-def net_cards_batch(st, cfg, net, margin, out):
-    """net_card for the seat to act in every game (-1 where no card is legal or none acts): the
-    residual policy on a batch of state records, as the rollouts play it."""
+def policy_cards_batch(st, cfg, net, margin, out):
+    """The rollout policy's card for the seat to act in every game: heuristic_card, or with a network
+    (``net``: a JitNet, else ``no_net()``) net_card where only cards are legal; -1 where no card is
+    legal or none acts."""
     scratch = net_scratch(net.first_bias.shape[0])
     for b in range(st.shape[0]):
         s = st[b]
@@ -369,9 +357,11 @@ def net_cards_batch(st, cfg, net, margin, out):
         if s.actor < 0 or s.phase != PLAY:
             continue
         cards, ex = legal_bits(s, cfg)
-        if cards != ZERO and ex == 0:
+        if cards != ZERO:
             p = np.int64(s.actor)
-            out[b] = net_card(s, cfg, p, cards, heuristic_card(s, cfg, p, cards), net, margin, scratch)
+            out[b] = heuristic_card(s, cfg, p, cards)
+            if ex == 0 and net.first_bias.shape[0] > 0:
+                out[b] = net_card(s, cfg, p, cards, out[b], net, margin, scratch)
 
 
 @njit(cache=True)

@@ -150,7 +150,8 @@ def test_heuristic_card_kernel_equals_the_heuristic(variant):
     by a mix of random and heuristic play."""
     require("courtpiece")
     from agents.courtpiece.heuristic import CourtPieceHeuristic
-    from agents.courtpiece.search import heuristic_cards_batch
+    from agents.courtpiece.search import policy_cards_batch
+    from agents.jitnet import no_net
 
     h = CourtPieceHeuristic("courtpiece", 0)
     g = make_batch("courtpiece", 24, variant=variant)
@@ -160,7 +161,7 @@ def test_heuristic_card_kernel_equals_the_heuristic(variant):
     while not g.done.all():
         m, obs = g.legal_mask(), g.observe()
         out = np.zeros(g.n, np.int64)
-        heuristic_cards_batch(g.records, g.config_array, out)
+        policy_cards_batch(g.records, g.config_array, no_net(), 0.0, out)
         for b in np.flatnonzero(out >= 0):
             if m[b].sum() > 1:
                 assert h.act(obs[b], m[b]) == out[b]

@@ -7,7 +7,7 @@ torch = pytest.importorskip("torch")
 
 from agents import make_agent  # noqa: E402
 from agents.courtpiece.heuristic import CourtPieceHeuristic  # noqa: E402
-from agents.courtpiece.search import heuristic_cards_batch, net_cards_batch  # noqa: E402
+from agents.courtpiece.search import policy_cards_batch  # noqa: E402
 from agents.jitnet import jit_net, net_hidden, net_input, net_output, no_net  # noqa: E402
 from agents.residual import ResidualAgent, build_residual_model, save_residual, teacher_labels  # noqa: E402
 from cardzoo.registry import make_batch  # noqa: E402
@@ -59,7 +59,7 @@ def test_jitted_network_equals_torch(tmp_path):
 
 
 def test_rollout_policy_is_the_residual_agent_decision_for_decision(tmp_path):
-    """net_card on state records plays what ResidualAgent plays on the same positions' observations."""
+    """policy_cards_batch (net_card) on state records plays what ResidualAgent plays on the same positions' observations."""
     g = _positions()
     agent_moves_changed = 0
     for margin, scale in ((0.0, 3.0), (0.05, 3.0), (0.0, 0.0)):
@@ -67,9 +67,9 @@ def test_rollout_policy_is_the_residual_agent_decision_for_decision(tmp_path):
         net, _ = jit_net(path, "courtpiece")
         agent = ResidualAgent("courtpiece", 0, checkpoint=path)
         ours = np.zeros(g.n, np.int64)
-        net_cards_batch(g.records, g.config_array, net, margin, ours)
+        policy_cards_batch(g.records, g.config_array, net, margin, ours)
         heur = np.zeros(g.n, np.int64)
-        heuristic_cards_batch(g.records, g.config_array, heur)
+        policy_cards_batch(g.records, g.config_array, no_net(), 0.0, heur)
         rows = ours >= 0
         assert rows.sum() > 100
         obs, mask = g.observe()[rows], g.legal_mask()[rows]
@@ -171,7 +171,7 @@ def test_shipped_rollout_policy_loads_and_plays_as_its_agent():
     assert net.first.shape == (976, 64) and net.hidden.shape[0] == 0 and meta["teacher"].startswith("learned:")
     g = _positions(n=128)
     ours = np.zeros(g.n, np.int64)
-    net_cards_batch(g.records, g.config_array, net, meta["margin"], ours)
+    policy_cards_batch(g.records, g.config_array, net, meta["margin"], ours)
     rows = ours >= 0
     agent = ResidualAgent("courtpiece", 0, checkpoint=path)
     np.testing.assert_array_equal(ours[rows], agent.act_batch(g.observe()[rows], g.legal_mask()[rows]))
