@@ -492,6 +492,9 @@ def teacher_labels(game: str, env_config: dict, teacher: str, seed: int, games: 
     from agents import make_agent
     from agents.arena import num_players, play_batch
 
+    if residual_game(game).play_features:
+        raise ValueError(f"distillation needs a policy with one output per action (Court Piece, LOPTI); {game}'s "
+                         "scores whole plays, which it lists in the AEC env")
     agent = make_agent(f"learned:{teacher}", game, seed)
     if not isinstance(agent, ResidualAgent):
         raise ValueError(f"{teacher}: distillation needs a residual checkpoint")

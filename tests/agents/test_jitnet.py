@@ -175,3 +175,12 @@ def test_shipped_rollout_policy_loads_and_plays_as_its_agent():
     rows = ours >= 0
     agent = ResidualAgent("courtpiece", 0, checkpoint=path)
     np.testing.assert_array_equal(ours[rows], agent.act_batch(g.observe()[rows], g.legal_mask()[rows]))
+
+
+def test_distillation_refuses_what_it_cannot_distil(tmp_path):
+    with pytest.raises(ValueError, match="one output per action"):
+        teacher_labels("shengji", {}, "agents/checkpoints/shengji.pt", seed=0, games=1)
+    plain = tmp_path / "ppo.pt"
+    plain.write_bytes(b"")
+    with pytest.raises(ValueError):
+        teacher_labels("courtpiece", {}, str(plain), seed=0, games=1)
