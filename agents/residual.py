@@ -257,31 +257,12 @@ class ResidualAgent(Agent):
         return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
 
     def act_batch(self, obs, masks) -> np.ndarray:
-        prior, rows, cmask, cprior, order, adv = self._scored(obs, masks)
-        out = prior.copy()
-        if rows.any():
-            idx = np.arange(len(cprior))
-            adv[cmask == 0] = -np.inf
-            adv[idx, cprior] = -np.inf
-            best = adv.argmax(axis=1)
-            choice = np.where(adv[idx, best] > self.margin, best, cprior)    # ties keep the heuristic's move
-            out[rows] = self.rules.game_actions(choice, order)
-        return out.astype(np.int64)
+        return self.decide(self.score(obs, masks))
 
-    def advantages(self, obs, masks) -> tuple:
-        """(the heuristic's moves int64[B], bool[B]: the decisions the network may change, and for
-        those: their candidates uint8[n, A] and the network's advantage of each candidate over the
-        heuristic's move, float32[n, A] by game action id (0 elsewhere))."""
-        prior, rows, cmask, cprior, order, adv = self._scored(obs, masks)
-        if not rows.any():
-            return prior, rows, np.zeros((0, self.rules.num_actions), np.uint8), np.zeros((0, self.rules.num_actions),
-                                                                                        np.float32)
-        adv = np.where(cmask > 0, adv, 0.0).astype(np.float32)
-        return prior, rows, self.rules.game_per_action(cmask, order), self.rules.game_per_action(adv, order)
-
-    def _scored(self, obs, masks) -> tuple:
-        """(prior, changeable rows, and for those rows in canonical form: candidates, prior, the
-        order that undoes the form, the network's advantages)."""
+    def score(self, obs, masks) -> tuple:
+        """The network's view of a batch of decisions: (the heuristic's moves, bool[B]: the decisions it
+        may change, and for those in canonical form: the candidates, the heuristic's move, the order
+        that undoes the form and the network's advantages)."""
         torch = _torch()
         obs, masks = np.asarray(obs), np.asarray(masks)
         prior = np.asarray(self.prior.act_batch(obs, masks), np.int64)
@@ -293,6 +274,31 @@ class ResidualAgent(Agent):
         with torch.no_grad():
             adv = self.model(torch.as_tensor(cobs), torch.as_tensor(_onehot(cprior, self.rules.num_actions)))
         return prior, rows, cmask, cprior, order, adv.numpy()
+
+    def decide(self, scored) -> np.ndarray:
+        """The moves of ``score``'s decisions: the best candidate where its advantage exceeds the
+        margin, else the heuristic's move."""
+        prior, rows, cmask, cprior, order, adv = scored
+        out = prior.copy()
+        if rows.any():
+            idx = np.arange(len(cprior))
+            adv = np.where(cmask == 0, -np.inf, adv)
+            adv[idx, cprior] = -np.inf
+            best = adv.argmax(axis=1)
+            choice = np.where(adv[idx, best] > self.margin, best, cprior)    # ties keep the heuristic's move
+            out[rows] = self.rules.game_actions(choice, order)
+        return out.astype(np.int64)
+
+    def advantages(self, scored) -> tuple:
+        """``score``'s decisions as labels: (bool[B]: the decisions the network may change, and for
+        those their candidates uint8[n, A] and each candidate's advantage over the heuristic's move,
+        float32[n, A] by game action id, 0 elsewhere)."""
+        prior, rows, cmask, cprior, order, adv = scored
+        if not rows.any():
+            empty = np.zeros((0, self.rules.num_actions), np.float32)
+            return rows, empty.astype(np.uint8), empty
+        adv = np.where(cmask > 0, adv, 0.0).astype(np.float32)
+        return rows, self.rules.game_per_action(cmask, order), self.rules.game_per_action(adv, order)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -499,14 +505,14 @@ def teacher_labels(game: str, env_config: dict, teacher: str, seed: int, games: 
     if not isinstance(agent, ResidualAgent):
         raise ValueError(f"{teacher}: distillation needs a residual checkpoint")
     rows = []
-    act_batch = agent.act_batch
 
     def act_and_keep(obs, masks):
-        prior, changeable, cand, adv = agent.advantages(obs, masks)
+        scored = agent.score(obs, masks)
+        changeable, cand, adv = agent.advantages(scored)
         if changeable.any():
-            rows.append((np.asarray(obs)[changeable].astype(np.float16), cand, prior[changeable], adv,
+            rows.append((np.asarray(obs)[changeable].astype(np.float16), cand, scored[0][changeable], adv,
                          np.zeros_like(adv)))
-        return act_batch(obs, masks)
+        return agent.decide(scored)
 
     agent.act_batch = act_and_keep
     seats = num_players(game, env_config)
