@@ -111,12 +111,14 @@ def suit_order_entries(entries, values, n, listed, sums, order):
 def canonical_observation(obs, order) -> np.ndarray:
     """The observations with their suits in canonical order (a new float32 array)."""
     obs = _batch(obs)
-    n = len(obs)
     out = np.array(obs, dtype=np.float32)
-    blocks = out[:, :CARD_END].reshape(n, CARD_BLOCKS, 4, 13)
-    out[:, :CARD_END] = np.take_along_axis(blocks, order[:, None, :, None], axis=2).reshape(n, CARD_END)
-    out[:, TRUMP:TRUMP + 4] = np.take_along_axis(obs[:, TRUMP:TRUMP + 4], order, axis=1)
+    np.put_along_axis(out[:, :OBS_SIZE], RENAMED[order_rows(order)], obs[:, :OBS_SIZE], axis=1)
     return out
+
+
+def order_rows(order) -> np.ndarray:
+    """The row of ``RENAMED`` (and of ``ORDER_ROW``'s numbering) of each suit order [B, 4]."""
+    return ORDER_ROW[np.asarray(order, np.int64) @ np.array([64, 16, 4, 1])]
 
 
 def _game_ids(order) -> np.ndarray:

@@ -23,10 +23,10 @@ At each card-play decision the agent
    ``policy="random"``: uniformly random legal moves; or ``policy=<checkpoint.pt>``: a residual
    policy (``agents.residual``) evaluated inside the kernel (``net_card``, through ``agents.jitnet``,
    tested equal to ``ResidualAgent``) plays the first ``plies`` card plays with a choice of every
-   playout (all with ``plies=-1``), of every seat or (``team=true``) of the searcher's team only. The action with the best mean reward for the
-   agent's seat is played when it beats the heuristic's card by ``z`` standard errors of the paired
-   difference over the same sampled deals (else the heuristic's card, so sampling noise does not
-   override it).
+   playout (all with ``plies=-1``), of every seat or (``team=true``) of the searcher's team only.
+   The action with the best mean reward for the agent's seat is played when it beats the heuristic's
+   card by ``z`` standard errors of the paired difference over the same sampled deals (else the
+   heuristic's card, so sampling noise does not override it).
 
 **Trump calls** (Single and Double Sar) are searched the same way: ``call_samples`` deals that keep
 the caller's first five (everything else, his own eight cards to come included, uniformly at random),
@@ -58,8 +58,7 @@ from courtpiece_env.config import BE_RANG, C_BAND, C_VARIANT, MENDI_COAT
 from courtpiece_env.rules import apply_action, legal_bits
 from courtpiece_env.observe import OBS_SIZE, observe_entries
 from courtpiece_env.state import CALL, PLAY
-from courtpiece_env.symmetry import (CARD_END as CANON_CARD_END, TRUMP as CANON_TRUMP,
-                                     ORDER_ROW, RENAMED, suit_order_entries)
+from courtpiece_env.symmetry import ORDER_ROW, RENAMED, suit_order_entries
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
@@ -371,7 +370,8 @@ def playout(st, cfg, first, seat, eps, seed, out, net, margin, plies, team):
     other non-play decisions uniformly at random; out[b] = the reward of `seat`
     over the playout. Bazi episodes (a match's next deal is never reached). With a network
     (``net``: a JitNet, else ``no_net()``) the first ``plies`` card plays of each playout with a
-    choice (all of them when ``plies`` < 0) are the residual policy's (``net_card``) instead."""
+    choice (all of them when ``plies`` < 0) are the residual policy's (``net_card``) instead: of
+    every seat, or with ``team`` of `seat`'s team only (the others keep the heuristic)."""
     n = st.shape[0]
     rng = seed_generators(seed, 1)
     dummy = np.zeros((4, 13), np.int8)
