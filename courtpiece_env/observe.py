@@ -49,7 +49,7 @@ ONE = np.uint64(1)
 # The encoder is written once (``encode``) and writes through ``_put``: into a dense float32[916]
 # (``observe_into``, what the env and BatchGame return), or as a list of the entries that are set
 # (``observe_entries``: a network that reads the observation in a rollout adds up only those rows).
-@njit(inline="always", cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def _put(out, entries, values, n, i, v):
     if entries.shape[0] == 0:
         out[i] = v
@@ -61,7 +61,7 @@ def _put(out, entries, values, n, i, v):
     return n
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def _bits(m, out, entries, values, n, off):
     while m != ZERO:
         n = _put(out, entries, values, n, off + np.int64(lowest_bit(m)), 1.0)
@@ -69,7 +69,7 @@ def _bits(m, out, entries, values, n, off):
     return n
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def _rel_onehot(seat, viewer, out, entries, values, n, off):
     if seat >= 0:
         n = _put(out, entries, values, n, off + ((seat - viewer) & 3), 1.0)
