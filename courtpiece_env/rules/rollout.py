@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cardzoo._jit import NO_REFCOUNT
 from cardzoo.cards import SUIT_MASKS, nth_set_bit, popcount, rng_below, seed_generators, shuffle_prefix
 from courtpiece_env.config import C_BAND
 from courtpiece_env.rules.actions import apply_action, legal_bits, start_bazi
@@ -44,7 +45,7 @@ def plain_trick(s, cfg, katte):
         and s.duty == 0 and (cfg[C_BAND] == 0 or s.void_used == 1)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", **NO_REFCOUNT)
 def random_trick(s, cfg, rng, b, katte):
     """Speed twin of four random_action + play_card calls on a plain_trick (rules.TWINS): the same
     draws, cards and state, without the phase dispatch and state writes between the cards. Its
