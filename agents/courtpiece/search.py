@@ -774,6 +774,8 @@ class PIMCAgent(DeterminizedSearch):
             raise ValueError("samples, rollouts and infer must be >= 1, call_samples >= 0")
         if not isinstance(plies, int) or isinstance(plies, bool):
             raise ValueError(f"plies must be an int, got {plies!r}")
+        if not isinstance(team, bool):
+            raise ValueError(f"team must be true or false, got {team!r}")
         self.net, self.net_margin, self.plies, self.team = no_net(), 0.0, int(plies), bool(team)
         if policy not in POLICIES:
             if not str(policy).endswith(".pt"):

@@ -100,6 +100,8 @@ def test_rollout_network_options_are_checked(tmp_path):
         make_agent("pimc:policy=greedy", "courtpiece", seed=0)
     with pytest.raises(ValueError, match="plies must be an int"):
         make_agent("pimc:plies=2.5", "courtpiece", seed=0)
+    with pytest.raises(ValueError, match="team must be true or false"):
+        make_agent("pimc:team=yes", "courtpiece", seed=0)
     lopti = _random_net(tmp_path, "lopti_like", game="lopti")
     with pytest.raises(ValueError):
         jit_net(lopti, "courtpiece")
