@@ -40,15 +40,18 @@ def _sum_slots() -> np.ndarray:
     return slot
 
 
+ORDER_DIGITS = np.array([64, 16, 4, 1])   # a suit order [4] as one number in base 4: its key in ORDER_ROW
+
+
 def _renamings() -> tuple[np.ndarray, np.ndarray]:
-    """(int64[256]: the row of each suit order, keyed order[0]*64 + order[1]*16 + order[2]*4 + order[3];
-    int64[24, 916]: each order's canonical offset of every observation entry)."""
+    """(int64[256]: the row of each suit order, keyed by ``order @ ORDER_DIGITS``; int64[24, 916]: each
+    order's canonical offset of every observation entry)."""
     import itertools
 
     code = np.zeros(256, np.int64)
     rows = np.zeros((24, OBS_SIZE), np.int64)
     for k, order in enumerate(itertools.permutations(range(4))):
-        code[order[0] * 64 + order[1] * 16 + order[2] * 4 + order[3]] = k
+        code[np.array(order) @ ORDER_DIGITS] = k
         rank = np.argsort(order)
         rows[k] = np.arange(OBS_SIZE)
         i = np.arange(CARD_END)
@@ -72,28 +75,29 @@ def suit_order(obs) -> np.ndarray:
 @njit(cache=True)
 def _suit_orders(obs, out):
     entries = np.zeros(obs.shape[1], np.int64)
+    values = np.zeros(obs.shape[1], np.float32)
     sums = np.zeros(29, np.float64)
     for b in range(obs.shape[0]):
         n = 0
         for i in range(obs.shape[1]):
             if obs[b, i] != 0.0:
                 entries[n] = i
+                values[n] = obs[b, i]
                 n += 1
-        suit_order_entries(entries, obs[b], n, False, sums, out[b])
+        suit_order_entries(entries, values, n, sums, out[b])
 
 
 @njit(cache=True)
-def suit_order_entries(entries, values, n, listed, sums, order):
+def suit_order_entries(entries, values, n, sums, order):
     """The canonical suit order into ``order`` (int64[4]) of an observation given by its ``n`` set
-    entries (``courtpiece_env.observe.observe_entries``): ``entries[t]`` is an offset, its value is
-    ``values[t]`` when ``listed``, else ``values[entries[t]]`` (``values`` is the dense observation);
-    ``sums``: float64[29] of scratch. Jitted, so a rollout kernel can put its own observations in canonical form. Ties keep the lower
-    suit first."""
+    entries (``courtpiece_env.observe.observe_entries``: offset ``entries[t]`` holds ``values[t]``);
+    ``sums``: float64[29] of scratch. Jitted, so a rollout kernel can put its own observations in
+    canonical form. Ties keep the lower suit first."""
     for k in range(sums.shape[0]):
         sums[k] = 0.0
     for t in range(n):                            # no branch per entry: each adds into its slot
         i = entries[t]
-        sums[SUM_SLOTS[i]] += values[t] if listed else values[i]
+        sums[SUM_SLOTS[i]] += values[t]
     for su in range(4):
         sums[su] += sums[20 + su] * 1e6
         for r in range(4):                        # the leader's card in the current trick: the led suit
@@ -118,7 +122,13 @@ def canonical_observation(obs, order) -> np.ndarray:
 
 def order_rows(order) -> np.ndarray:
     """The row of ``RENAMED`` (and of ``ORDER_ROW``'s numbering) of each suit order [B, 4]."""
-    return ORDER_ROW[np.asarray(order, np.int64) @ np.array([64, 16, 4, 1])]
+    return ORDER_ROW[np.asarray(order, np.int64) @ ORDER_DIGITS]
+
+
+@njit(cache=True)
+def order_row(order) -> int:
+    """``order_rows`` of one suit order (int64[4]), jitted: its row of ``RENAMED``."""
+    return ORDER_ROW[order[0] * ORDER_DIGITS[0] + order[1] * ORDER_DIGITS[1] + order[2] * ORDER_DIGITS[2] + order[3]]
 
 
 def _game_ids(order) -> np.ndarray:

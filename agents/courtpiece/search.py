@@ -58,7 +58,7 @@ from courtpiece_env.config import BE_RANG, C_BAND, C_VARIANT, MENDI_COAT
 from courtpiece_env.rules import apply_action, legal_bits
 from courtpiece_env.observe import OBS_SIZE, observe_entries
 from courtpiece_env.state import CALL, PLAY
-from courtpiece_env.symmetry import ORDER_ROW, RENAMED, suit_order_entries
+from courtpiece_env.symmetry import RENAMED, order_row, suit_order_entries
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
@@ -320,8 +320,8 @@ def net_card(s, cfg, p, cards, h, net, margin, scratch):
     ``net_scratch``'s arrays."""
     hid, tmp, order, inputs, values, sums = scratch
     n = observe_entries(s, cfg, p, inputs, values)
-    suit_order_entries(inputs, values, n, True, sums, order)
-    renamed = RENAMED[ORDER_ROW[order[0] * 64 + order[1] * 16 + order[2] * 4 + order[3]]]
+    suit_order_entries(inputs, values, n, sums, order)
+    renamed = RENAMED[order_row(order)]
     for t in range(n):                            # the inputs in canonical places: card blocks and trump
         inputs[t] = renamed[inputs[t]]
     for k in range(hid.shape[0]):

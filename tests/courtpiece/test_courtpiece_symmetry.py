@@ -8,8 +8,8 @@ from cardzoo.cards import card_index
 from cardzoo.registry import make_batch
 from courtpiece_configs import CONFIGS
 from courtpiece_env.observe import observe_entries, observe_one
-from courtpiece_env.symmetry import (RENAMED, canonical_action_ids, canonical_actions,
-                                     canonical_observation, game_action_ids, game_actions, order_rows, suit_order,
+from courtpiece_env.symmetry import (RENAMED, canonical_action_ids, canonical_actions, canonical_observation,
+                                     game_action_ids, game_actions, order_row, order_rows, suit_order,
                                      suit_order_entries)
 from numba import njit
 
@@ -117,10 +117,11 @@ def test_entry_listing_is_the_dense_observation_and_renames_like_it(config):
             np.testing.assert_array_equal(values[:n], dense[entries[:n]])
             assert len(set(entries[:n])) == n                                     # each entry once
             assert not (entries[:n][1:] < 832)[(entries[:n][:-1] >= 832)].any()   # cards before scalars
-            suit_order_entries(entries, values, n, True, sums, order)
+            suit_order_entries(entries, values, n, sums, order)
             want = suit_order(dense[None])[0]
             np.testing.assert_array_equal(order, want)
-            renamed = RENAMED[order_rows(order)]
+            assert order_row(order) == order_rows(order[None])[0]
+            renamed = RENAMED[order_row(order)]
             canon = np.zeros(916, np.float32)
             canon[renamed[entries[:n]]] = values[:n]
             np.testing.assert_array_equal(canon, canonical_observation(dense[None], want[None])[0])
