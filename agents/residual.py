@@ -398,6 +398,10 @@ def recording(rules: ResidualGame, search: Agent, kinds=("play",)) -> Agent:
         seen.clear()
         choice = act(observation, action_mask)
         per_world, h = seen.get("per_world"), search.last.get("heuristic")
+        if per_world is not None and search.prior is not search.fallback:
+            # a search with a learned prior baselines on the prior's move; the labels stay advantages
+            # over the heuristic's, the move the residual policy starts from
+            h = int(search.fallback.act(observation, action_mask))
         obs, mask = np.asarray(observation), np.asarray(action_mask)
         if per_world is None or h not in per_world or not rules.changeable(obs[None], mask[None], kinds)[0]:
             return choice

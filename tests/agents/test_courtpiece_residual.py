@@ -194,3 +194,17 @@ def test_the_search_with_a_learned_prior(tmp_path):
     assert counts(plain.stats) == counts(zero.stats) and zero.stats["searched"] > 10
     with pytest.raises(ValueError, match="needs both"):
         make_agent(f"pimc:prior={tmp_path / 'missing.pt'}", "courtpiece", seed=0)
+
+
+def test_a_search_with_a_learned_prior_labels_advantages_over_the_heuristics_move():
+    # the search's baseline is its prior's move, but the residual policy starts from the heuristic's:
+    # the labels must be relative to the heuristic's move wherever the prior plays another card
+    d = label_positions("courtpiece", {}, seed=0, worker=0, games=3,
+                        search="prior=agents/checkpoints/courtpiece.pt,samples=8,call_samples=0", against="heuristic")
+    obs, mask = d["obs"].astype(np.float32), d["mask"]          # every legal card is searched
+    rows = np.arange(len(obs))
+    heuristic = CourtPieceHeuristic("courtpiece", 0).act_batch(obs, mask)
+    np.testing.assert_array_equal(d["prior"], heuristic)
+    assert (d["adv"][rows, d["prior"]] == 0).all()
+    prior = make_agent("learned:agents/checkpoints/courtpiece.pt", "courtpiece", 0).act_batch(obs, mask)
+    assert (prior != heuristic).any()          # the case the relabelling is for occurs in these deals
