@@ -48,6 +48,7 @@ from numba import njit
 
 from agents.base import legal_actions
 from agents.courtpiece.heuristic import FIRST5, HAND, PASS_BELOW, CourtPieceHeuristic
+from agents.courtpiece.endgame import solve_after, solver_stack
 from agents.determinized import DeterminizedSearch, paired_layout
 from agents.jitnet import jit_net, net_hidden, net_input, net_output, no_net
 from cardzoo._jit import NO_REFCOUNT
@@ -760,7 +761,9 @@ class PIMCAgent(DeterminizedSearch):
     standard errors (``z=0``: pure arg-max). ``call_samples``: deals sampled for a trump call of
     Single / Double Sar (0: the heuristic calls). ``infer``: draw ``infer x samples`` deals and keep
     the ``samples`` most consistent with the other seats having played by the heuristic's rules
-    (1: no inference)."""
+    (1: no inference). ``endgame``: with at most this many tricks left, score the candidates by
+    solving each sampled world exactly (``agents.courtpiece.endgame``) instead of rolling it out
+    (0: never); ``nodes``: a world's solve budget, over which that world is rolled out."""
 
     games = ("courtpiece",)
     heuristic = CourtPieceHeuristic
@@ -768,14 +771,21 @@ class PIMCAgent(DeterminizedSearch):
     def __init__(self, game: str | None = "courtpiece", seed: int | None = None, samples: int = 64,
                  rollouts: int = 1, policy: str = "heuristic", eps: float = 0.0, z: float = 1.0,
                  call_samples: int = 256, infer: int = 4, env_config: dict | None = None, prior: str | None = None,
-                 plies: int = -1, team: bool = False):
-        super().__init__(game, seed, z, env_config, {"overrides": 0, "calls": 0, "mismatch": 0.0}, prior)
+                 plies: int = -1, team: bool = False, endgame: int = 0, nodes: int = 20000):
+        super().__init__(game, seed, z, env_config,
+                         {"overrides": 0, "calls": 0, "mismatch": 0.0, "solved": 0, "unsolved": 0}, prior)
+        self._solver = None
         if samples < 1 or rollouts < 1 or call_samples < 0 or infer < 1:
             raise ValueError("samples, rollouts and infer must be >= 1, call_samples >= 0")
         if not isinstance(plies, int) or isinstance(plies, bool):
             raise ValueError(f"plies must be an int, got {plies!r}")
         if not isinstance(team, bool):
             raise ValueError(f"team must be true or false, got {team!r}")
+        if not isinstance(endgame, int) or isinstance(endgame, bool) or not 0 <= endgame <= 13:
+            raise ValueError(f"endgame must be a number of tricks in 0..13, got {endgame!r}")
+        if not isinstance(nodes, int) or isinstance(nodes, bool) or nodes < 1:
+            raise ValueError(f"nodes must be an int >= 1, got {nodes!r}")
+        self.endgame, self.nodes = endgame, nodes
         self.net, self.net_margin, self.plies, self.team = no_net(), 0.0, int(plies), bool(team)
         if policy not in POLICIES:
             if not str(policy).endswith(".pt"):
@@ -842,8 +852,20 @@ class PIMCAgent(DeterminizedSearch):
         first = paired_layout(k, legal, r_n)
         out = np.zeros(len(work), np.float64)
         eps = 1.0 if self.policy == "random" else self.eps
-        playout(work, g.config_array, first, sit.seat, eps, int(self.rng.integers(2**62)), out, self.net,
-                self.net_margin, self.plies, self.team)
+        rest = np.arange(len(work))
+        if self.endgame and g.records["phase"][0] == PLAY and 13 - g.records["ntrick"][0] <= self.endgame:
+            self._solver = self._solver or solver_stack(work.dtype)
+            self.stats["solved"] += len(work)
+            solve_after(work.view(np.uint64).reshape(len(work), -1), *self._solver, g.config_array, first,
+                        sit.seat, self.nodes, out)
+            rest = np.flatnonzero(np.isnan(out))
+            self.stats["unsolved"] += len(rest)
+        if len(rest):
+            part = work if len(rest) == len(work) else work[rest]
+            played = np.zeros(len(rest), np.float64)
+            playout(part, g.config_array, first[rest], sit.seat, eps, int(self.rng.integers(2**62)), played,
+                    self.net, self.net_margin, self.plies, self.team)
+            out[rest] = played
         self.stats["games"] += len(work)
         per = out.reshape(k, a_n, r_n).mean(axis=2)
         per_game = {int(a): per[:, i] for i, a in enumerate(legal)}
