@@ -17,6 +17,12 @@ the positions it walks are the game's. Two things keep it small:
   trick is won by rank and the score counts tricks; only the lowest of each such run is searched.
   This does not hold in Mendi Coat, where tens are scored, so there every card is searched.
 
+- **a transposition table** at trick boundaries: the same cards left in the same hands with the same
+  leader and score are reached by playing earlier tricks in other orders, and from another candidate
+  card in the same world. A position's key hashes its whole state record but the trick history
+  (``trick_cards``, ``trick_leader``, ``trick_winner``: the rules read only the current trick's) and
+  the last step's rewards, so the table knows no rule either; it holds alpha-beta bounds.
+
 A node budget bounds the work per world; a world whose solve runs over it is reported unsolved and
 the search scores it by its rollout instead.
 """
@@ -35,11 +41,34 @@ ONE = np.uint64(1)
 UNSOLVED = np.float64(np.nan)
 
 
-def solver_stack(dtype) -> tuple:
-    """Scratch for ``solve_after``: one state record per ply of a bazi, and the same memory as words
-    (a ply's copy is a copy of 41 words instead of 328 bytes)."""
+HISTORY = ("trick_cards", "trick_leader", "trick_winner", "rewards")   # left out of a position's key
+TABLE_BITS = 16
+
+
+def solver_scratch(dtype, table_bits: int = TABLE_BITS) -> tuple:
+    """Scratch for ``solve_after``: one state record per ply of a bazi and the same memory as words (a
+    ply's copy is a copy of 41 words instead of 328 bytes), the words of a record a position's key
+    hashes, and the transposition table of 2**table_bits entries (keys, lower and upper bounds; none
+    when ``table_bits`` is None, the plain alpha-beta the tests compare the table against)."""
     stack = np.zeros(4 * 13 + 2, dtype)
-    return stack, stack.view(np.uint64).reshape(len(stack), dtype.itemsize // 8)
+    history = np.zeros(dtype.itemsize, bool)
+    for name in HISTORY:
+        field, offset = dtype.fields[name][:2]
+        history[offset:offset + field.itemsize] = True
+    words = np.flatnonzero(~history.reshape(-1, 8).all(axis=1)).astype(np.int64)
+    size = 0 if table_bits is None else 1 << table_bits
+    return (stack, stack.view(np.uint64).reshape(len(stack), dtype.itemsize // 8), words,
+            np.zeros(size, np.uint64), np.zeros(size, np.float64), np.zeros(size, np.float64))
+
+
+@njit(cache=True)
+def position_key(row, words):
+    """A non-zero 64-bit hash of the record words ``row[words]``."""
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for i in words:
+        h = (h ^ row[i]) * np.uint64(0x100000001B3)
+        h ^= h >> np.uint64(29)
+    return h | ONE
 
 
 @njit(cache=True)
@@ -74,7 +103,7 @@ def distinct_cards(cards, live):
 
 
 @njit(cache=True)
-def _solve(stack, raw, d, cfg, seat, alpha, beta, nodes, budget, prune, dummy):
+def _solve(stack, raw, d, cfg, seat, alpha, beta, nodes, budget, prune, dummy, words, keys, lows, highs):
     """Minimax value (``seat``'s reward from here on) of the position stack[d], within (alpha, beta);
     NaN once more than ``budget`` nodes were visited (nodes[0] counts them)."""
     s = stack[d]
@@ -86,6 +115,19 @@ def _solve(stack, raw, d, cfg, seat, alpha, beta, nodes, budget, prune, dummy):
     cards, ex = legal_bits(s, cfg)
     if s.phase != PLAY or ex != 0 or cards == ZERO:
         return UNSOLVED                  # a reveal or another decision: not a plain card play
+    key = ZERO
+    slot = 0
+    alpha0, beta0 = alpha, beta
+    if s.npos == 0 and keys.shape[0] > 0:
+        key = position_key(raw[d], words)
+        slot = np.int64(key & np.uint64(keys.shape[0] - 1))
+        if keys[slot] == key:
+            lo, hi = lows[slot], highs[slot]
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            alpha, beta = max(alpha, lo), min(beta, hi)
     if prune:
         cards = distinct_cards(cards, live_cards(s))
     maximize = (s.actor - seat) % 2 == 0
@@ -100,7 +142,8 @@ def _solve(stack, raw, d, cfg, seat, alpha, beta, nodes, budget, prune, dummy):
             child.rewards[i] = 0.0
         apply_action(child, cfg, np.int64(a), dummy)
         r = np.float64(child.rewards[seat])
-        v = _solve(stack, raw, d + 1, cfg, seat, alpha - r, beta - r, nodes, budget, prune, dummy)
+        v = _solve(stack, raw, d + 1, cfg, seat, alpha - r, beta - r, nodes, budget, prune, dummy, words, keys,
+                   lows, highs)
         if np.isnan(v):
             return UNSOLVED
         v += r
@@ -116,19 +159,24 @@ def _solve(stack, raw, d, cfg, seat, alpha, beta, nodes, budget, prune, dummy):
                 beta = best
         if alpha >= beta:
             break
+    if key != ZERO:                      # what this search proved: a bound where it was cut off
+        keys[slot] = key
+        lows[slot] = best if best > alpha0 else -np.inf
+        highs[slot] = best if best < beta0 else np.inf
     return best
 
 
 @njit(cache=True)
-def solve_after(raw_st, stack, raw, cfg, first, seat, budget, out):
+def solve_after(raw_st, stack, raw, words, keys, lows, highs, cfg, first, seat, budget, out):
     """For each game b: apply its action first[b], then solve the rest exactly; out[b] = ``seat``'s
     reward from first[b] on (that step's reward included), or NaN where the solve ran over ``budget``
     nodes. Returns the nodes visited. ``raw_st``: the games' state records as words (uint64[n,
-    itemsize / 8]); ``stack``: scratch records (``solver_stack``) and ``raw`` the same as words."""
+    itemsize / 8]); the rest after it is ``solver_scratch``'s."""
     n = raw_st.shape[0]
     dummy = np.zeros((4, 13), np.int8)
     nodes = np.zeros(1, np.int64)
     prune = cfg[C_VARIANT] != MENDI_COAT
+    keys[:] = ZERO                       # values are `seat`'s: a table serves one call
     total = 0
     for b in range(n):
         raw[0, :] = raw_st[b, :]
@@ -137,7 +185,7 @@ def solve_after(raw_st, stack, raw, cfg, first, seat, budget, out):
             s.rewards[i] = 0.0
         apply_action(s, cfg, first[b], dummy)
         nodes[0] = 0
-        v = _solve(stack, raw, 0, cfg, seat, -np.inf, np.inf, nodes, budget, prune, dummy)
+        v = _solve(stack, raw, 0, cfg, seat, -np.inf, np.inf, nodes, budget, prune, dummy, words, keys, lows, highs)
         out[b] = v + s.rewards[seat]
         total += nodes[0]
     return total

@@ -48,7 +48,7 @@ from numba import njit
 
 from agents.base import legal_actions
 from agents.courtpiece.heuristic import FIRST5, HAND, PASS_BELOW, CourtPieceHeuristic
-from agents.courtpiece.endgame import solve_after, solver_stack
+from agents.courtpiece.endgame import solve_after, solver_scratch
 from agents.determinized import DeterminizedSearch, paired_layout
 from agents.jitnet import jit_net, net_hidden, net_input, net_output, no_net
 from cardzoo._jit import NO_REFCOUNT
@@ -854,7 +854,7 @@ class PIMCAgent(DeterminizedSearch):
         eps = 1.0 if self.policy == "random" else self.eps
         rest = np.arange(len(work))
         if self.endgame and g.records["phase"][0] == PLAY and 13 - g.records["ntrick"][0] <= self.endgame:
-            self._solver = self._solver or solver_stack(work.dtype)
+            self._solver = self._solver or solver_scratch(work.dtype)
             self.stats["solved"] += len(work)
             solve_after(work.view(np.uint64).reshape(len(work), -1), *self._solver, g.config_array, first,
                         sit.seat, self.nodes, out)
