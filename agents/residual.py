@@ -717,6 +717,8 @@ def train_residual(cfg: ResidualConfig, out_dir, log=print, progress=None) -> di
     search = rules.search_options if cfg.search is None else cfg.search
     kinds = list(rules.decision_kinds(_parse_kwargs(search)))
     teacher = f"pimc:{search}" if search else "pimc"
+    # a refused label source must not leave an empty run folder behind
+    earlier = earlier_labels(cfg.labels_from, cfg) if cfg.distill_from is None and cfg.labels_from is not None else None
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
@@ -730,8 +732,8 @@ def train_residual(cfg: ResidualConfig, out_dir, log=print, progress=None) -> di
         labelled = {"decisions": len(raw["obs"]), "games": int(raw["games"]), "seconds": round(label_s, 1),
                     "decisions_per_s": round(len(raw["obs"]) / label_s, 1), "distilled_from": str(cfg.distill_from)}
         log(f"labelled {len(raw['obs'])} decisions of {raw['games']} deals by {teacher} in {label_s:.0f} s")
-    elif cfg.labels_from is not None:
-        raw, before = earlier_labels(cfg.labels_from, cfg)
+    elif earlier is not None:
+        raw, before = earlier
         kinds, teacher = before.get("decisions", ["play"]), before.get("teacher", teacher)
         labelled = dict(before.get("labelled", {}), decisions=len(raw["obs"]), labels_from=str(cfg.labels_from),
                         label_config=before.get("train_config"))

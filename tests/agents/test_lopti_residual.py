@@ -137,10 +137,13 @@ def test_a_fit_on_the_labels_an_earlier_run_kept(tmp_path):
     assert b["labelled"]["games"] == 1 and b["teacher"] == a["teacher"] and b["hidden"] == 32
     assert not (second / "labels").exists()
     assert "by the run in" in (second / "model_card.md").read_text()
+    refused = tmp_path / "refused"
     with pytest.raises(SystemExit):
-        main(["train", "lopti", "--algo", "residual", "--labels-from", str(first), "--set", "num_players=3"])
+        main(["train", "lopti", "--algo", "residual", "--labels-from", str(first), "--set", "num_players=3",
+              "--out", str(refused)])
     with pytest.raises(SystemExit):
-        main(["train", "lopti", "--algo", "residual", "--labels-from", str(second)])   # kept no labels
+        main(["train", "lopti", "--algo", "residual", "--labels-from", str(second), "--out", str(refused)])
+    assert not refused.exists()                                   # a refused run leaves no folder
 
 
 def test_an_ensemble_fit_plays_the_mean_of_its_members(labels, tmp_path):
