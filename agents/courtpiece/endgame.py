@@ -14,7 +14,7 @@ the positions it walks are the game's. Two things keep it small:
 - **alpha-beta**: the searcher's team maximizes its seat's reward, the other team minimizes it;
 - **equivalent cards**: two cards of one suit in the actor's legal set with no live card between them
   (every card ranked between them was played in an earlier trick) lead to the same results, because a
-  trick is won by rank and the score counts tricks; only the lowest of each such run is searched.
+  trick is won by rank and the score counts tricks; only one of each such run (its highest) is searched.
   This does not hold in Mendi Coat, where tens are scored, so there every card is searched.
 
 - **a transposition table** at trick boundaries: the same cards left in the same hands with the same

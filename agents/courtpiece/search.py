@@ -47,8 +47,8 @@ import numpy as np
 from numba import njit
 
 from agents.base import legal_actions
-from agents.courtpiece.heuristic import FIRST5, HAND, PASS_BELOW, CourtPieceHeuristic
 from agents.courtpiece.endgame import solve_after, solver_scratch
+from agents.courtpiece.heuristic import FIRST5, HAND, PASS_BELOW, CourtPieceHeuristic
 from agents.determinized import DeterminizedSearch, paired_layout
 from agents.jitnet import jit_net, net_hidden, net_input, net_output, no_net
 from cardzoo._jit import NO_REFCOUNT
