@@ -197,12 +197,31 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                 rng.bit_generator.state = saved_rng
                 raise
         self._rng = rng
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self._start_episode()
+
+    def _start_episode(self) -> None:
+        """The adapter's side of a fresh episode: new agents list, dicts and info dicts (what a user
+        kept from the last episode stays as it was), from the game's hooks. Built directly rather
+        than empty and then synced: a Court Piece or Sheng Ji episode is short enough that the
+        reset's own Python is a visible share of each step."""
+        agents = self.possible_agents
+        self.agents = agents.copy()
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        actor = self._game_actor()
+        zero = self._zero_mask
+        mask = self._game_mask() if actor >= 0 else zero
+        phase = self._game_phase()
+        result = self._game_result()
+        infos = {}
+        for seat, agent in enumerate(agents):
+            info = infos[agent] = {"action_mask": mask.copy() if seat == actor else zero, "phase": phase}
+            if result is not None:
+                info["result"] = result
+        self.infos = infos
+        self._actor, self._mask, self._phase, self._result, self._paid = actor, mask, phase, result, False
         # The only place these are rebound (steps and dead steps change them in place): wrappers
         # registered by their own reset hold them in their instance dict, a plain attribute read, and
         # their step, last and observe are this env's own (step until the last agent is removed; see
@@ -210,10 +229,18 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         for w in self._wrappers:
             held = w.__dict__
             held.update(agents=self.agents, rewards=self.rewards, terminations=self.terminations,
-                        truncations=self.truncations, infos=self.infos, _cumulative_rewards=self._cumulative_rewards)
+                        truncations=self.truncations, infos=infos, _cumulative_rewards=self._cumulative_rewards)
             for name in held["_takes"]:
                 held[name] = getattr(self, name)
-        self._sync(pay=False)
+        if actor >= 0:
+            self.agent_selection = agents[actor]
+        else:  # over at once: what _sync does at an end
+            terminated, truncated = self._game_end()
+            for agent in agents:
+                self.terminations[agent] = terminated
+                self.truncations[agent] = truncated
+            if getattr(self, "agent_selection", None) not in agents:
+                self.agent_selection = agents[0]
 
     def _sync(self, pay: bool = True) -> None:
         """Bring agent_selection, masks, infos, rewards and ends up to date with the game.
@@ -448,12 +475,30 @@ class _OrderEnforcing(OrderEnforcingWrapper):
         return str(self.env)
 
     def reset(self, seed=None, options=None) -> None:
-        wrappers = getattr(self.env, "_wrappers", None)  # None: not a CardGameEnv, reads go the slow way
-        if wrappers is not None and not any(w is self for w in wrappers):
+        env = self.env
+        if self.__dict__.get("_registered_with") is not env:
+            wrappers = getattr(env, "_wrappers", None)  # None: not a CardGameEnv, reads go the slow way
+            if wrappers is None:
+                self._reset_plain(seed, options)
+                return
             # the methods the env's reset binds here: this class's own (a subclass's stay its own)
             self._takes = tuple(name for name in ("step", "last", "observe")
                                 if getattr(type(self), name) is getattr(_OrderEnforcing, name))
             wrappers.append(self)
+            self._registered_with = env
+        # OrderEnforcingWrapper.reset, its three calls made here (a reset is a visible share of a short
+        # episode): reset and updated, then the env's reset; a failed reset leaves the wrapper as it was
+        was_live = self._live
+        self._live = env
+        self._updated = True
+        self._updated_at = env._steps
+        try:
+            env.reset(seed=seed, options=options)
+        except Exception:
+            self._live = was_live
+            raise
+
+    def _reset_plain(self, seed, options) -> None:
         was_reset = self._has_reset
         try:
             super().reset(seed=seed, options=options)
