@@ -184,13 +184,14 @@ def seeded_first_draws_rows(words, nwords, states, orders, trumps, decks, draw_o
 _SEEDED_FIRST_DRAWS = KernelEntry(seeded_first_draws_rows)
 
 
-def _init_game(st, cfg_arr, setup: _Setup, orders, trumps):
+def _init_game(st, cfg_arr, setup: _Setup, orders, trumps, env_step, work):
     """The kernel start of an env's game (st: its one record) from its validated options and section
-    7.4 draws (_first_draws; orders int8[1, n], trumps int64[1]): the batch start on that row, its
-    automatic moves through the env's step entry point (a first run compiles that anyway;
-    _start_rows would compile them again)."""
+    7.4 draws (_first_draws; orders int8[1, n], trumps int64[1]): the batch start on that row, then
+    its automatic moves through the env's step entry point `env_step` on its work buffer, which also
+    writes the mask and the report (a first run compiles that entry point anyway; _start_rows would
+    compile the moves again)."""
     _BEGIN_ROWS(st, cfg_arr, orders, trumps, *setup.rows)
-    _after_deal_auto(st, 0, cfg_arr)
+    env_step(st, 0, cfg_arr, K.AUTO_AFTER_DEAL, work)
 
 
 def _fill_deals(st, cfg_arr, cfg: cfgmod.Config, rngs, redeal_queues):
@@ -436,6 +437,8 @@ class raw_env(aec.CardGameEnv):
         self._no_options = _Setup(self.config, None, None)
         self._seed_words = np.zeros((1, 2), np.uint32)
         self._seed_nwords = np.zeros(1, np.int64)
+        self._seed_order = np.zeros((1, 54 * self.config.decks), np.int8)
+        self._seed_trump = np.full(1, -1, np.int64)
         super().__init__(4, render_mode=render_mode)
         self._bind()
 
@@ -466,8 +469,8 @@ class raw_env(aec.CardGameEnv):
             return None
         nprandom.put_seed_words(seed, self._seed_words, self._seed_nwords)
         states = np.empty((1, nprandom.STATE_WORDS), np.uint64)  # the generator's own: kept by it
-        order = np.empty((1, 54 * self.config.decks), np.int8)
-        trump = np.full(1, -1, np.int64)
+        order, trump = self._seed_order, self._seed_trump  # read by _start, kept by nobody
+        trump[0] = -1
         _SEEDED_FIRST_DRAWS(self._seed_words, self._seed_nwords, states, order, trump, self.config.decks, True,
                             self.config.declaration_mode == "preset")
         rng = nprandom.LazyGenerator(states, 0)
@@ -486,12 +489,12 @@ class raw_env(aec.CardGameEnv):
         st = np.frombuffer(bytearray(self._blank_bytes), self._blank.dtype)
         if isinstance(self._blank, np.recarray):  # make_state's form with numba's JIT disabled
             st = st.view(np.recarray)
-        _init_game(st, self._cfg, setup, orders, trumps)
+        _init_game(st, self._cfg, setup, orders, trumps, self._env_step, self._work)
         queues = [list(setup.redeals)]
         self._st = st
         self._redeal_queue = queues
         self._result_cache = None
-        self._refresh()
+        self._pull()
         if self._report[1] == K.NEED_DEAL:  # the first deal needs another (a redeal): _fill_deals
             _fill_deals(st, self._cfg, self.config, [rng], queues)
             self._refresh()
