@@ -232,15 +232,7 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                         truncations=self.truncations, infos=infos, _cumulative_rewards=self._cumulative_rewards)
             for name in held["_takes"]:
                 held[name] = getattr(self, name)
-        if actor >= 0:
-            self.agent_selection = agents[actor]
-        else:  # over at once: what _sync does at an end
-            terminated, truncated = self._game_end()
-            for agent in agents:
-                self.terminations[agent] = terminated
-                self.truncations[agent] = truncated
-            if getattr(self, "agent_selection", None) not in agents:
-                self.agent_selection = agents[0]
+        self._select(actor)
 
     def _sync(self, pay: bool = True) -> None:
         """Bring agent_selection, masks, infos, rewards and ends up to date with the game.
@@ -289,14 +281,19 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                         # _paid stays True until no reward is outstanding: the quick path in step
                         # then has no cumulative reward to clear
                         self._paid = self._paid or cumulative[agent] != 0.0
+        self._select(actor)
+
+    def _select(self, actor: int) -> None:
+        """agent_selection on the actor's agent; with nobody to act, every live agent's end from the
+        game and the selection kept on a live agent."""
         if actor >= 0:
-            self.agent_selection = agents[actor]
+            self.agent_selection = self.possible_agents[actor]
         else:
             terminated, truncated = self._game_end()
             for agent in self.agents:
                 self.terminations[agent] = terminated
                 self.truncations[agent] = truncated
-            if self.agent_selection not in self.agents:
+            if getattr(self, "agent_selection", None) not in self.agents:
                 self.agent_selection = self.agents[0]
 
     def _validated(self, action) -> int:
