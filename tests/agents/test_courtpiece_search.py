@@ -245,3 +245,55 @@ def test_strength_log_resumes_and_pools_chunks(tmp_path, capsys):
     keys = ("deals", "W-T-L", "win rate A", "score A-B")
     w, p = json.loads(whole.read_text())[0], json.loads(pooled.read_text())[0]
     assert {k: w[k] for k in keys} == {k: p[k] for k in keys} and p["deals"] == 4
+
+
+def test_seeing_search_plays_the_true_deal_in_every_world(monkeypatch):
+    """benchmarks/oracle.py: at a card-play decision every world SeeingSearch evaluates holds each
+    seat's true cards (those it played and those in its hand), and the replayed history reaches the
+    real position; its choice is a legal card."""
+    require("courtpiece")
+    from benchmarks.oracle import SeeingSearch
+
+    seen = []
+    checked = 0
+    for seed in range(6):
+        env, seat = _random_state("single_sar", {}, seed)
+        if env is None:
+            continue
+        raw = env.unwrapped
+        obs = env.observe(raw.possible_agents[seat])
+        if int(obs["action_mask"][:52].sum()) < 2:
+            continue
+        agent = SeeingSearch("courtpiece", seed=seed, samples=3)
+        agent.observe_env(env, seat)
+        real_evaluate = agent.evaluate
+
+        def spy(sit, orders, legal, cfg, history=None):
+            seen.append(orders.copy())
+            return real_evaluate(sit, orders, legal, cfg, history)
+
+        monkeypatch.setattr(agent, "evaluate", spy)
+        a = agent.act(obs["observation"], obs["action_mask"])
+        assert obs["action_mask"][a] == 1
+        orders = seen[-1]
+        assert orders.shape == (3, 4, 13)
+        ps = raw.public_state()
+        played = {s: set() for s in range(4)}
+        for trick in [t["cards"] for t in ps["tricks"]] + ([ps["current_trick"]] if ps["current_trick"] else []):
+            for s, c in trick:
+                played[int(s)].add(card_index(c))
+        for s in range(4):
+            truth = played[s] | {card_index(c) for c in raw.hand(s)}
+            assert all(set(int(c) for c in orders[k, s]) == truth for k in range(3))
+        checked += 1
+    assert checked >= 2
+
+
+def test_oracle_benchmark_prints_a_json_result(capsys):
+    require("courtpiece")
+    from benchmarks import oracle
+
+    oracle.main(["--deals", "2", "--seed", "3", "--samples", "2", "--opponent", "heuristic", "--json"])
+    row = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert row["deals"] == 2 and row["wins"] + row["ties"] + row["losses"] == 2
+    assert 0.0 <= row["ci95"][0] <= row["win_rate"] <= row["ci95"][1] <= 1.0
