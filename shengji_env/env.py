@@ -15,7 +15,7 @@ from cardzoo.cards import SUITS, card_index, card_text, rank_index
 from . import config as cfgmod
 from . import kernels as K
 from .observe import OBS_SIZE, batch_observe, observe_seat
-from .state import make_state
+from .state import STATE_DTYPE, make_state
 
 NUM_ACTIONS = K.NUM_ACTIONS
 _PHASE_STR = K.PHASE_NAMES + ("OVER", "OVER", "OVER")
@@ -29,11 +29,8 @@ _CARD_TEXT = [card_text(c) for c in range(54)]
 
 
 def card_set_text(counts) -> str:
-    counts = np.asarray(counts)
-    out = []
-    for c in np.flatnonzero(counts[:54]).tolist():
-        out.extend([_CARD_TEXT[c]] * int(counts[c]))
-    return " ".join(out)
+    counts = np.asarray(counts)[:54].tolist()
+    return " ".join([_CARD_TEXT[c] for c, k in enumerate(counts) if k for _ in range(k)])
 
 
 def _cards_text_from_list(cards) -> str:
@@ -274,31 +271,53 @@ def _decomp_texts(counts, lvl, trump, decks):
     return out
 
 
+def _result_block():
+    """The state's hand-result fields (r_valid .. r_winner) as one structured dtype at their offsets,
+    and its offset: a finished hand's result is read with one getfield call, not field by field
+    (each field of a record scalar costs about as much as the whole block)."""
+    d = STATE_DTYPE
+    names = [n for n in d.names if n.startswith("r_")]
+    if tuple(names) != RESULT_FIELDS:  # result_dict unpacks the block in RESULT_FIELDS' order
+        raise RuntimeError(f"the state's result fields {names} are not RESULT_FIELDS")
+    start = min(d.fields[n][1] for n in names)
+    end = max(d.fields[n][1] + d.fields[n][0].itemsize for n in names)
+    block = np.dtype({"names": names, "formats": [d.fields[n][0] for n in names],
+                      "offsets": [d.fields[n][1] - start for n in names], "itemsize": end - start})
+    return block, start
+
+
+RESULT_FIELDS = ("r_valid", "r_hand_index", "r_banker", "r_level", "r_trump", "r_tp", "r_kitty", "r_kpts", "r_last",
+                 "r_mult", "r_bonus", "r_pen", "r_p", "r_outcome", "r_table", "r_score", "r_gain", "r_newlev",
+                 "r_next_banker", "r_winner")
+_RESULT_BLOCK, _RESULT_AT = _result_block()
+
+
 def result_dict(s) -> dict | None:
-    if not s["r_valid"]:
+    r = s.getfield(_RESULT_BLOCK, _RESULT_AT)
+    if not r["r_valid"]:
         return None
-    banker = int(s["r_banker"])
-    winner = int(s["r_winner"])
+    (_, hand_index, banker, level, trump, tp, kitty, kpts, last, mult, bonus, pen, p, outcome, table, score,
+     gain, newlev, next_banker, winner) = r.item()
     return {
-        "hand_index": int(s["r_hand_index"]),
+        "hand_index": hand_index,
         "banker": banker,
         "declarers": banker % 2,
-        "hand_level": int(s["r_level"]),
-        "trump": TRUMP_NAMES[int(s["r_trump"])],
-        "trick_points": [int(s["r_tp"][0]), int(s["r_tp"][1])],
-        "kitty": card_set_text(s["r_kitty"]),
-        "kitty_points": int(s["r_kpts"]),
-        "last_trick_winner": int(s["r_last"]),
-        "multiplier": int(s["r_mult"]),
-        "kitty_bonus": int(s["r_bonus"]),
-        "penalty": int(s["r_pen"]),
-        "opponent_points": int(s["r_p"]),
-        "outcome": "hold" if int(s["r_outcome"]) == 0 else "takeover",
-        "table_levels": int(s["r_table"]),
-        "hand_score": int(s["r_score"]),
-        "levels_gained": [int(s["r_gain"][0]), int(s["r_gain"][1])],
-        "new_levels": [int(s["r_newlev"][0]), int(s["r_newlev"][1])],
-        "next_banker": int(s["r_next_banker"]),
+        "hand_level": level,
+        "trump": TRUMP_NAMES[trump],
+        "trick_points": tp.tolist(),
+        "kitty": card_set_text(kitty),
+        "kitty_points": kpts,
+        "last_trick_winner": last,
+        "multiplier": mult,
+        "kitty_bonus": bonus,
+        "penalty": pen,
+        "opponent_points": p,
+        "outcome": "hold" if outcome == 0 else "takeover",
+        "table_levels": table,
+        "hand_score": score,
+        "levels_gained": gain.tolist(),
+        "new_levels": newlev.tolist(),
+        "next_banker": next_banker,
         "match_winner": None if winner < 0 else winner,
     }
 

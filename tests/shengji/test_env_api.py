@@ -123,3 +123,37 @@ def test_match_episode_runs_to_end():
     assert ps["phase"] == "OVER"
     assert ps["result"] is not None
     assert all(raw.truncations.values()) or all(raw.terminations.values())
+
+
+def test_result_dict_reads_every_result_field_as_plain_python():
+    """The end-of-hand result (infos' "result", public_state()["result"]) is read from the state's
+    result block in one piece: every value equals its record field, as a plain int, str or list, for
+    hands of every deck count and a match (a match winner)."""
+    import sys
+
+    E = sys.modules["shengji_env.env"]
+    for decks, extra in ((1, {}), (2, {}), (3, {}), (1, {"episode": "match", "reward_mode": "match", "max_hands": 3})):
+        raw = shengji_env.raw_env(decks=decks, **extra)
+        raw.reset(seed=decks)
+        rng = np.random.default_rng(decks)
+        while not (raw.terminations[raw.agent_selection] or raw.truncations[raw.agent_selection]):
+            raw.step(int(rng.choice(np.flatnonzero(raw.infos[raw.agent_selection]["action_mask"]))))
+        s = raw.unwrapped._st[0]
+        r = raw.infos["player_0"]["result"]
+        assert r == raw.public_state()["result"]
+        assert r["hand_index"] == s["r_hand_index"] and r["banker"] == s["r_banker"]
+        assert r["declarers"] == s["r_banker"] % 2 and r["hand_level"] == s["r_level"]
+        assert r["trump"] == ("C", "D", "H", "S", "NT")[s["r_trump"]]
+        assert r["trick_points"] == [int(x) for x in s["r_tp"]] and 0 <= sum(r["trick_points"]) <= 100 * decks
+        kitty = [E.card_index(c, jokers=True) for c in r["kitty"].split()]
+        assert np.array_equal(np.bincount(kitty, minlength=54), s["r_kitty"][:54])
+        for key, field in (("kitty_points", "r_kpts"), ("last_trick_winner", "r_last"), ("multiplier", "r_mult"),
+                           ("kitty_bonus", "r_bonus"), ("penalty", "r_pen"), ("opponent_points", "r_p"),
+                           ("table_levels", "r_table"), ("hand_score", "r_score"), ("next_banker", "r_next_banker")):
+            assert r[key] == s[field] and type(r[key]) is int, key
+        assert r["outcome"] == ("hold", "takeover")[s["r_outcome"]]
+        assert r["levels_gained"] == [int(x) for x in s["r_gain"]]
+        assert r["new_levels"] == [int(x) for x in s["r_newlev"]]
+        assert r["match_winner"] == (None if s["r_winner"] < 0 else s["r_winner"])
+        if extra:
+            assert r["match_winner"] is not None or all(raw.truncations.values())
