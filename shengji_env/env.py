@@ -28,9 +28,12 @@ TRUMP_NAMES = ("C", "D", "H", "S", "NT")
 _CARD_TEXT = [card_text(c) for c in range(54)]
 
 
+_CARD_IDS = np.arange(54)
+
+
 def card_set_text(counts) -> str:
-    counts = np.asarray(counts)[:54].tolist()
-    return " ".join([_CARD_TEXT[c] for c, k in enumerate(counts) if k for _ in range(k)])
+    """Copies per card id (54 counts) -> card text, each copy once, in id order."""
+    return " ".join([_CARD_TEXT[c] for c in _CARD_IDS.repeat(np.asarray(counts)[:54]).tolist()])
 
 
 def _cards_text_from_list(cards) -> str:
