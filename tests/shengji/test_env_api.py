@@ -129,9 +129,8 @@ def test_result_dict_reads_every_result_field_as_plain_python():
     """The end-of-hand result (infos' "result", public_state()["result"]) is read from the state's
     result block in one piece: every value equals its record field, as a plain int, str or list, for
     hands of every deck count and a match (a match winner)."""
-    import sys
+    from cardzoo.cards import card_index
 
-    E = sys.modules["shengji_env.env"]
     for decks, extra in ((1, {}), (2, {}), (3, {}), (1, {"episode": "match", "reward_mode": "match", "max_hands": 3})):
         raw = shengji_env.raw_env(decks=decks, **extra)
         raw.reset(seed=decks)
@@ -145,7 +144,7 @@ def test_result_dict_reads_every_result_field_as_plain_python():
         assert r["declarers"] == s["r_banker"] % 2 and r["hand_level"] == s["r_level"]
         assert r["trump"] == ("C", "D", "H", "S", "NT")[s["r_trump"]]
         assert r["trick_points"] == [int(x) for x in s["r_tp"]] and 0 <= sum(r["trick_points"]) <= 100 * decks
-        kitty = [E.card_index(c, jokers=True) for c in r["kitty"].split()]
+        kitty = [card_index(c, jokers=True) for c in r["kitty"].split()]
         assert np.array_equal(np.bincount(kitty, minlength=54), s["r_kitty"][:54])
         for key, field in (("kitty_points", "r_kpts"), ("last_trick_winner", "r_last"), ("multiplier", "r_mult"),
                            ("kitty_bonus", "r_bonus"), ("penalty", "r_pen"), ("opponent_points", "r_p"),
