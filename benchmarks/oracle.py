@@ -22,6 +22,7 @@ import numpy as np
 from agents import make_agent
 from agents.arena import duplicate_match, format_table
 from agents.base import legal_actions
+from agents.cli import match_json
 from agents.courtpiece.search import PIMCAgent, Situation
 from cardzoo.cards import card_index
 
@@ -34,11 +35,9 @@ class SeeingSearch(PIMCAgent):
     def act(self, observation, action_mask) -> int:
         legal = legal_actions(action_mask)
         env = self.env.unwrapped if self.env is not None else None
-        if env is None or legal.size == 1 or env.public_state()["phase"] != "play":
-            return super().act(observation, action_mask)
-        ps = env.public_state()
-        sit = Situation(ps, self.seat, observation, self._config())
-        if sit.supported is not None or any(a >= 52 for a in legal):
+        ps = None if env is None or legal.size == 1 else env.public_state()
+        sit = None if ps is None or ps["phase"] != "play" else Situation(ps, self.seat, observation, self._config())
+        if sit is None or sit.supported is not None or any(a >= 52 for a in legal):
             return super().act(observation, action_mask)
         self.stats["decisions"] += 1
         h = self.prior.act(observation, action_mask)
@@ -62,7 +61,8 @@ def main(argv=None) -> int:
                                                            "differ only by it)")
     ap.add_argument("--z", type=float, default=1.0, help="the override test's standard errors")
     ap.add_argument("--opponent", default="pimc", help="agent spec of the opponent")
-    ap.add_argument("--json", action="store_true", help="print the result as one JSON object on the last line")
+    ap.add_argument("--json", action="store_true", help="print the result as one JSON object on the last line "
+                                                        "(as `cardzoo arena --json`)")
     args = ap.parse_args(argv)
     a = SeeingSearch("courtpiece", seed=1, samples=args.samples, eps=args.eps, z=args.z)
     a.label = f"seeing:samples={args.samples},eps={args.eps},z={args.z}"
@@ -71,10 +71,8 @@ def main(argv=None) -> int:
     res = duplicate_match("courtpiece", a, b, deals=args.deals, seed=args.seed)
     print(format_table([res.row()]))
     print(f"{time.perf_counter() - t0:.0f} s")
-    if args.json:
-        lo, hi = res.win_rate_ci
-        print(json.dumps({"agents": [a.label, args.opponent], "deals": res.deals, "wins": res.wins,
-                          "ties": res.ties, "losses": res.losses, "win_rate": res.win_rate, "ci95": [lo, hi]}))
+    if args.json:  # the record `cardzoo arena --json` prints
+        print(json.dumps(match_json(res, {})))
     return 0
 
 

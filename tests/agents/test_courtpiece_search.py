@@ -295,5 +295,5 @@ def test_oracle_benchmark_prints_a_json_result(capsys):
 
     oracle.main(["--deals", "2", "--seed", "3", "--samples", "2", "--opponent", "heuristic", "--json"])
     row = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert row["deals"] == 2 and row["wins"] + row["ties"] + row["losses"] == 2
+    assert row["deals"] == 2 and row["wins"] + row["ties"] + row["losses"] == 2 and row["game"] == "courtpiece"
     assert 0.0 <= row["ci95"][0] <= row["win_rate"] <= row["ci95"][1] <= 1.0
