@@ -234,7 +234,7 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                 held[name] = getattr(self, name)
         self._select(actor)
 
-    def _sync(self, pay: bool = True) -> None:
+    def _sync(self) -> None:
         """Bring agent_selection, masks, infos, rewards and ends up to date with the game.
 
         Incremental on purpose (this runs once per step): only the seats whose mask changed are
@@ -247,15 +247,11 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
         mask = self._game_mask() if actor >= 0 else self._zero_mask
         self._actor = actor
         self._mask = mask
-        if not pay:  # a fresh episode: every info dict is new
-            self._phase = None
-            self._result = None
-            self._paid = False
-        elif prev >= 0 and prev != actor and agents[prev] in infos:
+        if prev >= 0 and prev != actor and agents[prev] in infos:
             infos[agents[prev]]["action_mask"] = self._zero_mask
         phase = self._game_phase()
         result = self._game_result()
-        if phase != self._phase or result is not self._result or not pay:
+        if phase != self._phase or result is not self._result:
             self._phase = phase
             self._result = result
             zero = self._zero_mask
@@ -268,19 +264,18 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                         info["result"] = result
         elif actor >= 0:
             infos[agents[actor]]["action_mask"] = mask.copy()
-        if pay:
-            rewards = self._game_rewards()
-            if self._paid or rewards.any():
-                self._paid = False
-                cumulative = self._cumulative_rewards
-                for seat, agent in enumerate(agents):
-                    if agent in self.rewards:
-                        r = float(rewards[seat])
-                        self.rewards[agent] = r
-                        cumulative[agent] += r
-                        # _paid stays True until no reward is outstanding: the quick path in step
-                        # then has no cumulative reward to clear
-                        self._paid = self._paid or cumulative[agent] != 0.0
+        rewards = self._game_rewards()
+        if self._paid or rewards.any():
+            self._paid = False
+            cumulative = self._cumulative_rewards
+            for seat, agent in enumerate(agents):
+                if agent in self.rewards:
+                    r = float(rewards[seat])
+                    self.rewards[agent] = r
+                    cumulative[agent] += r
+                    # _paid stays True until no reward is outstanding: the quick path in step
+                    # then has no cumulative reward to clear
+                    self._paid = self._paid or cumulative[agent] != 0.0
         self._select(actor)
 
     def _select(self, actor: int) -> None:
