@@ -2,6 +2,7 @@
 
     python -m benchmarks.oracle --deals 1000 --seed 22
     python -m benchmarks.oracle --deals 1000 --seed 22 --samples 8 --eps 0.1 --z 0
+    python -m benchmarks.oracle --deals 1000 --seed 22 --sees partner
 
 The determinized search (``pimc``) deals the cards it cannot see at random, under the constraints
 the public record sets (``agents.courtpiece.search``). ``SeeingSearch`` is the same search given the
@@ -10,6 +11,11 @@ from the env's ``hand(seat)`` for every seat. Its trump calls are searched hones
 are, so the match measures card play alone. Its duplicate win rate against ``pimc`` bounds what any
 better guess at the hidden hands (a model of the other players, a learned belief) could add to this
 search; docs/training.md reports it.
+
+``--sees partner`` gives the search its partner's hand only: its worlds are ``pimc``'s (the same
+sampler, inference and settings) with the partner's cards as they are, the opponents' hands sampled.
+That bounds what any partnership agreement (signals in the choice of equal cards, discards) could
+tell a searcher.
 """
 from __future__ import annotations
 
@@ -52,20 +58,38 @@ class SeeingSearch(PIMCAgent):
         return int(choice)
 
 
+class PartnerSeeingSearch(PIMCAgent):
+    """``pimc`` whose card-play worlds all give its partner the partner's true hand."""
+
+    name = "partner-seeing"
+
+    def _worlds(self, sit: Situation, k: int) -> np.ndarray:
+        partner = (self.seat + 2) % 4
+        given = {partner: [card_index(c) for c in self.env.unwrapped.hand(partner)]}
+        return sit.sample_orders(k, int(self.rng.integers(2**31)), given=given)
+
+
+SEES = {"all": SeeingSearch, "partner": PartnerSeeingSearch}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=22, help="the deals' seed")
-    ap.add_argument("--samples", type=int, default=64, help="worlds a decision (all the true deal)")
-    ap.add_argument("--eps", type=float, default=0.1, help="random-move rate of the rollouts (identical worlds "
-                                                           "differ only by it)")
+    ap.add_argument("--samples", type=int, default=64, help="worlds a decision")
+    ap.add_argument("--eps", type=float, default=None,
+                    help="random-move rate of the rollouts (default 0.1 when it sees all, where identical "
+                         "worlds differ only by it; pimc's 0 when it sees the partner)")
     ap.add_argument("--z", type=float, default=1.0, help="the override test's standard errors")
+    ap.add_argument("--sees", choices=sorted(SEES), default="all",
+                    help="every hand (worlds: the true deal), or the partner's only (the opponents' sampled)")
     ap.add_argument("--opponent", default="pimc", help="agent spec of the opponent")
     ap.add_argument("--json", action="store_true", help="print the result as one JSON object on the last line "
                                                         "(as `cardzoo arena --json`)")
     args = ap.parse_args(argv)
-    a = SeeingSearch("courtpiece", seed=1, samples=args.samples, eps=args.eps, z=args.z)
-    a.label = f"seeing:samples={args.samples},eps={args.eps},z={args.z}"
+    eps = args.eps if args.eps is not None else 0.1 if args.sees == "all" else 0.0
+    a = SEES[args.sees]("courtpiece", seed=1, samples=args.samples, eps=eps, z=args.z)
+    a.label = f"{a.name}:samples={args.samples},eps={eps},z={args.z}"
     b = make_agent(args.opponent, "courtpiece", seed=2)
     t0 = time.perf_counter()
     res = duplicate_match("courtpiece", a, b, deals=args.deals, seed=args.seed)

@@ -699,33 +699,39 @@ class Situation:
                 return self._deal(hidden, rng)
         return None
 
-    def sample_orders(self, k: int, seed: int, tries: int = 200) -> np.ndarray:
+    def sample_orders(self, k: int, seed: int, tries: int = 200, given: dict | None = None) -> np.ndarray:
         """Up to k deals (int8 [k', 4, 13] deal orders, as ``BatchGame.reset(hands=...)`` takes them)
         consistent with the public record, drawn by the jitted sampler (same constraints as
-        ``sample``); k' < k only when the record cannot be completed."""
+        ``sample``); k' < k only when the record cannot be completed. ``given`` {seat: cards}: hands
+        held now that every deal gives as they are (``benchmarks/oracle.py`` measures what seeing
+        them is worth); the other seats' hands are sampled from the remaining cards."""
         me = self.seat
+        given = given or {}
         mine = set(self.my_hand) | set(self.played[me])
         known = set(mine)
         for s in range(4):
-            known |= set(self.played[s])
+            known |= set(self.played[s]) | set(given.get(s, ()))
         pool = 0
         for c in range(52):
             if c not in known:
                 pool |= 1 << c
-        need = np.array([0 if s == me else self.hand_sizes[s] for s in range(4)], np.int64)
+        need = np.array([0 if s == me or s in given else self.hand_sizes[s] for s in range(4)], np.int64)
         if int(need.sum()) != bin(pool).count("1"):
             return np.zeros((0, 4, 13), np.int64)
         voids = np.array([sum(1 << u for u in self.voids[s]) for s in range(4)], np.int64)
         sar = self.variant in ("single_sar", "double_sar")
         forced = -1
         if (sar and self.config.get("trump_from_first_five", True) and self.caller is not None
-                and self.caller != me and not any(c // 13 == self.trump for c in self.played[self.caller])):
+                and self.caller != me and self.caller not in given
+                and not any(c // 13 == self.trump for c in self.played[self.caller])):
             if self.trump in self.voids[self.caller]:
                 return np.zeros((0, 4, 13), np.int64)
             forced = int(self.caller)
         hidden = np.zeros((k, 4), np.uint64)
         got = int(sample_hidden(np.uint64(pool), need, voids, forced, -1 if forced < 0 else int(self.trump),
                                 k, tries, seed, hidden))
+        for s, cards in given.items():
+            hidden[:got, s] = np.uint64(sum(1 << c for c in cards))
         played = np.array([sum(1 << c for c in self.played[s]) for s in range(4)], np.uint64)
         first5 = sum(1 << c for c in self.my_first5)
         rest = sum(1 << c for c in set(self.my_hand) | set(self.played[me])) & ~first5
@@ -817,7 +823,7 @@ class PIMCAgent(DeterminizedSearch):
             return self.fall_back(h)
         else:
             history = sit.history()
-            orders = sit.sample_orders(self.samples * max(1, self.infer), int(self.rng.integers(2**31)))
+            orders = self._worlds(sit, self.samples * max(1, self.infer))
             if self.infer > 1 and len(orders) > self.samples:
                 orders = self._likely(orders, sit, history, cfg)
         if len(orders) == 0:
@@ -828,6 +834,11 @@ class PIMCAgent(DeterminizedSearch):
                     heuristic=int(h))
         self.stats["overrides"] += int(choice != h)
         return int(choice)
+
+    def _worlds(self, sit: Situation, k: int) -> np.ndarray:
+        """k sampled deals for a card-play decision (the hook benchmarks/oracle.py's seeing searches
+        replace)."""
+        return sit.sample_orders(k, int(self.rng.integers(2**31)))
 
     def _likely(self, orders: np.ndarray, sit: Situation, history: list, cfg: dict) -> np.ndarray:
         """The ``samples`` deals (of ``infer`` x as many drawn) in which the other seats' past plays

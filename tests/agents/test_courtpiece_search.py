@@ -247,15 +247,12 @@ def test_strength_log_resumes_and_pools_chunks(tmp_path, capsys):
     assert {k: w[k] for k in keys} == {k: p[k] for k in keys} and p["deals"] == 4
 
 
-def test_seeing_search_plays_the_true_deal_in_every_world(monkeypatch):
-    """benchmarks/oracle.py: at a card-play decision every world SeeingSearch evaluates holds each
-    seat's true cards (those it played and those in its hand), and the replayed history reaches the
-    real position; its choice is a legal card."""
-    require("courtpiece")
-    from benchmarks.oracle import SeeingSearch
+def _seeing_worlds(monkeypatch, cls, samples):
+    """(worlds, each seat's true cards played and held, the cards each seat played, seat) at the card-play decisions with a choice
+    of a few random positions, as the oracle search ``cls`` evaluates them; its choice is legal."""
+    from agents.courtpiece.search import PIMCAgent
 
-    seen = []
-    checked = 0
+    found = []
     for seed in range(6):
         env, seat = _random_state("single_sar", {}, seed)
         if env is None:
@@ -264,29 +261,59 @@ def test_seeing_search_plays_the_true_deal_in_every_world(monkeypatch):
         obs = env.observe(raw.possible_agents[seat])
         if int(obs["action_mask"][:52].sum()) < 2:
             continue
-        agent = SeeingSearch("courtpiece", seed=seed, samples=3)
+        agent = cls("courtpiece", seed=seed, samples=samples)
         agent.observe_env(env, seat)
-        real_evaluate = agent.evaluate
+        seen = []
 
-        def spy(sit, orders, legal, cfg, history=None):
+        def spy(sit, orders, legal, cfg, history=None, agent=agent):
             seen.append(orders.copy())
-            return real_evaluate(sit, orders, legal, cfg, history)
+            return PIMCAgent.evaluate(agent, sit, orders, legal, cfg, history)
 
         monkeypatch.setattr(agent, "evaluate", spy)
         a = agent.act(obs["observation"], obs["action_mask"])
         assert obs["action_mask"][a] == 1
-        orders = seen[-1]
-        assert orders.shape == (3, 4, 13)
         ps = raw.public_state()
         played = {s: set() for s in range(4)}
         for trick in [t["cards"] for t in ps["tricks"]] + ([ps["current_trick"]] if ps["current_trick"] else []):
             for s, c in trick:
                 played[int(s)].add(card_index(c))
+        truth = [played[s] | {card_index(c) for c in raw.hand(s)} for s in range(4)]
+        found.append((seen[-1], truth, played, seat))
+    assert len(found) >= 2
+    return found
+
+
+def test_seeing_search_plays_the_true_deal_in_every_world(monkeypatch):
+    """benchmarks/oracle.py: at a card-play decision every world SeeingSearch evaluates holds each
+    seat's true cards (those it played and those in its hand), and the replayed history reaches the
+    real position; its choice is a legal card."""
+    require("courtpiece")
+    from benchmarks.oracle import SeeingSearch
+
+    for orders, truth, _, _ in _seeing_worlds(monkeypatch, SeeingSearch, 3):
+        assert orders.shape == (3, 4, 13)
         for s in range(4):
-            truth = played[s] | {card_index(c) for c in raw.hand(s)}
-            assert all(set(int(c) for c in orders[k, s]) == truth for k in range(3))
-        checked += 1
-    assert checked >= 2
+            assert all(set(int(c) for c in orders[k, s]) == truth[s] for k in range(3))
+
+
+def test_partner_seeing_search_samples_only_the_opponents(monkeypatch):
+    """benchmarks/oracle.py --sees partner: every world gives the searcher and its partner their
+    true cards; the opponents' hands are sampled (they differ between worlds and, in some, from the
+    truth), with each opponent's played cards in its hand."""
+    require("courtpiece")
+    from benchmarks.oracle import PartnerSeeingSearch
+
+    sampled = 0
+    for orders, truth, played, seat in _seeing_worlds(monkeypatch, PartnerSeeingSearch, 8):
+        assert len(orders) == 8
+        for k in range(len(orders)):
+            hands = [set(int(c) for c in orders[k, s]) for s in range(4)]
+            assert hands[seat] == truth[seat] and hands[(seat + 2) % 4] == truth[(seat + 2) % 4]
+            assert set().union(*hands) == set(range(52))
+            for s in ((seat + 1) % 4, (seat + 3) % 4):
+                assert len(hands[s]) == 13 and played[s] <= hands[s]
+            sampled += any(hands[s] != truth[s] for s in range(4))
+    assert sampled > 0
 
 
 def test_oracle_benchmark_prints_a_json_result(capsys):
