@@ -2,23 +2,8 @@
 
 Written against the public surface of spec section 9 only.
 """
-import importlib.util
-import sys
-from pathlib import Path
+import courtpiece_cases as h
 
-
-def _load_helpers():
-    # Loaded under a unique name so it cannot clash with another game's tests/<game>/case_helpers.py.
-    name = "courtpiece_case_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("case_helpers.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-h = _load_helpers()
 A, W = h.DEAL_A, h.DEAL_W
 LEAD = h.LEAD_REVEAL
 

@@ -3,26 +3,10 @@
 Public surface only (spec §9). Rule IDs: LO-2.4 deal, LO-2.5 leader, LO-2.6 swap phase,
 LO-4.1 legality, LO-7.1 draw.
 """
-import importlib.util
-import pathlib
-import sys
-
 import numpy as np
 import pytest
 
-
-def _load_helpers():
-    name = "lopti_case_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, pathlib.Path(__file__).with_name("case_helpers.py"))
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
-
-
-_load_helpers()
-from lopti_case_helpers import (  # noqa: E402
+from lopti_cases import (
     KEEP, PICKUP, act, snapshot, assert_hand, assert_known, assert_legal, assert_pile, assert_rejected,
     assert_top, from_deal, legal, obs_fields, ps, up, down,
 )

@@ -4,23 +4,7 @@ Positions are §7.2 states with the section 8 defaults; the made rules come in t
 rows `[t, X, G, N, maker, status]` (§9.2). Public surface only (spec §9).
 Rule IDs: LO-5.1 pipeline, LO-11.3 catalogue, LO-11.4 roles and effects, LO-11.5 firing order.
 """
-import importlib.util
-import pathlib
-import sys
-
-
-def _load_helpers():
-    name = "lopti_case_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, pathlib.Path(__file__).with_name("case_helpers.py"))
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
-
-
-_load_helpers()
-from lopti_case_helpers import (  # noqa: E402
+from lopti_cases import (
     ACTIVE, act, assert_gone_has, assert_hand, assert_known, assert_legal, assert_pile,
     assert_top, cset, from_state, gone, ps, seat, state,
 )

@@ -5,23 +5,7 @@ Session positions are §7.2 states with `phase` "rule_making", "creator" or "pro
 first seat the phase asks (§9.2's default, the leader, is the PLAY-phase actor).
 Public surface only (spec §9).
 """
-import importlib.util
-import pathlib
-import sys
-
-
-def _load_helpers():
-    name = "lopti_case_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, pathlib.Path(__file__).with_name("case_helpers.py"))
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
-
-
-_load_helpers()
-from lopti_case_helpers import (  # noqa: E402
+from lopti_cases import (
     ACTIVE, KEEP, NO, PAPER, PASS, PROPOSE_AMEND, PROPOSE_BASE, PROPOSE_REMOVE, PROPOSE_RESTORE,
     REMOVED, ROCK, SCISSORS, TIMING_NEXT, TIMING_NOW, YES, act, assert_hand, assert_legal,
     assert_rejected, assert_rewards, from_state, legal, make_env, play_out_round, ps, seat, state,

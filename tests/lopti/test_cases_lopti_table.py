@@ -5,25 +5,9 @@ Positions are §7.2 states with the section 8 defaults (N = 2, dealer P0, defaul
 rules, first move, nothing face-up or face-down, empty draw pile, unlisted cards gone).
 Public surface only (spec §9). Rule IDs are cited per test.
 """
-import importlib.util
-import pathlib
-import sys
-
 import pytest
 
-
-def _load_helpers():
-    name = "lopti_case_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, pathlib.Path(__file__).with_name("case_helpers.py"))
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
-
-
-_load_helpers()
-from lopti_case_helpers import (  # noqa: E402
+from lopti_cases import (
     act, agent, assert_gone_has, assert_hand, assert_known, assert_legal, assert_pile,
     assert_rejected, assert_rewards, assert_top, cset, from_state, obs_fields, ps, seat, state, up, down,
 )

@@ -2,26 +2,11 @@
 
 P-11, P-12, P-13, P-14, P-15, P-36, P-39.  Written against the public surface of spec section 9.
 """
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
+import shengji_cases as h
 
-def load():
-    # A unique module name, so it cannot clash with another game's tests/<game>/case_helpers.py.
-    name = "shengji_case_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("case_helpers.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-h = load()
 PASS = h.PASS
 
 

@@ -3,25 +3,10 @@
 P-02, P-05, P-16, P-23, P-24, P-25, P-26, P-27, P-37, P-38.  Written against the public surface of
 spec section 9 only; positions are built with full legal deals (section 7.1) by the helpers.
 """
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
+import shengji_cases as h
 
-def load():
-    # A unique module name, so it cannot clash with another game's tests/<game>/case_helpers.py.
-    name = "shengji_case_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("case_helpers.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-h = load()
 DONE = h.DONE
 
 

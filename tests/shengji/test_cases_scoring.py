@@ -1,29 +1,14 @@
 """Sheng Ji scenario cases (spec section 8): kitty bonus, level table, rewards, matches, a full hand.
 
 P-31, P-32, P-33, P-34, P-35, P-40.  Complete hands are planned by the helpers (see
-`case_helpers.plan_hand`) so that the opponents' points p are exact, then played through the
+`shengji_cases.plan_hand`) so that the opponents' points p are exact, then played through the
 public surface of spec section 9.
 """
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
+import shengji_cases as h
 
-def load():
-    # A unique module name, so it cannot clash with another game's tests/<game>/case_helpers.py.
-    name = "shengji_case_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("case_helpers.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-h = load()
 AGENTS = h.AGENTS
 
 # Kitties without points whose cards leave the filler balanced (level 2, spades trump).

@@ -2,25 +2,10 @@
 
 P-28, P-29, P-30.  Written against the public surface of spec section 9 only.
 """
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
+import shengji_cases as h
 
-def load():
-    # A unique module name, so it cannot clash with another game's tests/<game>/case_helpers.py.
-    name = "shengji_case_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("case_helpers.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-h = load()
 DONE = h.DONE
 
 

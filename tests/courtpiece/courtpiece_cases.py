@@ -6,8 +6,8 @@ Everything here goes through the pinned public surface of spec section 9 only:
 Card text <-> id is recomputed here from the CONVENTIONS (index = suit * 13 + rank) so that the
 tests do not lean on engine code.
 
-The test modules load this file under the unique module name `courtpiece_case_helpers` (see
-`load()` at the top of each test module), so it cannot clash with another game's helpers.
+The test modules import it as `courtpiece_cases` (pytest puts each test folder on the path; the
+game in the name keeps it apart from the other games' helpers).
 """
 from __future__ import annotations
 

@@ -9,8 +9,8 @@ Section 8 conventions (applied by `state()` below): N = 2, dealer P0, default sw
 rules, first move of the turn, face-up and face-down empty, draw pile empty, every card not listed
 gone (§7.2).
 
-The test modules load this file by path under the module name `lopti_case_helpers` (see
-`load_helpers`), so a `case_helpers.py` of another game's test folder can never shadow it.
+The test modules import it as `lopti_cases` (pytest puts each test folder on the path; the game in
+the name keeps it apart from the other games' helpers).
 """
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ trump})`, `step`, `observe`, `infos`, `rewards`, `terminations`, `env.unwrapped.
 positions and point values are recomputed here from the spec (section 1 conventions, SJ-2.1,
 SJ-3.2..3.4) so that the tests never lean on engine code.
 
-The test modules load this file under the unique module name `shengji_case_helpers` (see `load()`
-in each module), so it cannot clash with another game's `case_helpers.py`.
+The test modules import it as `shengji_cases` (pytest puts each test folder on the path; the game
+in the name keeps it apart from the other games' helpers).
 
 Building positions.  Cases list only the cards that matter.  Two builders give full legal deals
 (section 7.1: every card exactly D times, dealt one card at a time from the first drawer f, which is
