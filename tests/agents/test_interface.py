@@ -8,31 +8,8 @@ import pytest
 from agents import RandomAgent, heuristic_class, make_agent
 from agents.arena import play_aec, random_deal
 from agents.base import Agent
-from cardzoo.registry import make, make_batch
-from tests.agents.conftest import CONFIGS, GAMES, require
-
-
-def _record_game(game, agents, seed, config):
-    """Play one AEC episode and return the actions taken; every action is checked legal."""
-    env = make(game, **config)
-    env.reset(seed=seed, options={"deal": random_deal(game, np.random.default_rng(seed), config)})
-    names = list(env.unwrapped.possible_agents)
-    actions = []
-    for name in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        seat = names.index(name)
-        ag = agents[seat]
-        if ag.needs_env:
-            ag.observe_env(env, seat)
-        a = ag.act(obs["observation"], obs["action_mask"])
-        assert isinstance(a, int)
-        assert obs["action_mask"][a] == 1, f"{ag} chose illegal action {a}"
-        actions.append(a)
-        env.step(a)
-    return actions
+from cardzoo.registry import make_batch
+from tests.agents.conftest import CONFIGS, GAMES, record_game, require
 
 
 def _agent_specs(game):
@@ -51,7 +28,7 @@ def test_every_agent_plays_only_legal_actions_and_is_seeded(game):
         runs = []
         for _ in range(2):
             agents = [make_agent(spec, game, seed=10 + s, env_config=config) for s in range(n)]
-            runs.append(_record_game(game, agents, seed=5, config=config))
+            runs.append(record_game(game, agents, seed=5, config=config))
         assert runs[0] == runs[1], f"{spec} on {game}: same seeds gave different games"
         assert len(runs[0]) > 0
 

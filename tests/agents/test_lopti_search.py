@@ -7,12 +7,11 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.arena import random_deal
 from agents.base import RandomAgent
 from agents.lopti.heuristic import LoptiHeuristic
 from cardzoo.cards import parse_cards
 from cardzoo.registry import make, make_batch
-from tests.agents.conftest import require
+from tests.agents.conftest import record_game, require
 
 
 def _random_position(seed, num_players):
@@ -155,26 +154,6 @@ def test_jitted_rollouts_match_stepped_heuristic_play():
     assert (a.legal_mask() == b.legal_mask()).all()
 
 
-def _play(agents, seed, config):
-    env = make("lopti", **config)
-    env.reset(seed=seed, options={"deal": random_deal("lopti", np.random.default_rng(seed), config)})
-    names = list(env.unwrapped.possible_agents)
-    actions = []
-    for name in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        ag = agents[names.index(name)]
-        if ag.needs_env:
-            ag.observe_env(env, names.index(name))
-        a = ag.act(obs["observation"], obs["action_mask"])
-        assert obs["action_mask"][a] == 1
-        actions.append(a)
-        env.step(a)
-    return actions
-
-
 @pytest.mark.parametrize("spec", ["pimc:samples=3", "pimc:samples=2,policy=random,z=0"])
 def test_search_plays_legal_actions_and_is_seeded(spec):
     require("lopti")
@@ -183,7 +162,7 @@ def test_search_plays_legal_actions_and_is_seeded(spec):
     for _ in range(2):
         agents = [make_agent(spec, "lopti", seed=7, env_config=config)] + \
                  [make_agent("heuristic", "lopti", seed=s) for s in (1, 2)]
-        runs.append(_play(agents, 9, config))
+        runs.append(record_game("lopti", agents, 9, config))
         st = agents[0].stats
         assert st["searched"] > 0 and st["games"] > 0 and agents[0].rollouts_per_s > 0
     assert runs[0] == runs[1]
@@ -201,5 +180,5 @@ def test_search_falls_back_in_sessions_and_rejects_bad_options():
         LoptiSearch(game="courtpiece")
     config = {"num_players": 2, "session": True, "session_rounds": 1}
     agents = [make_agent("pimc:samples=2", "lopti", seed=1, env_config=config), make_agent("heuristic", "lopti", 2)]
-    _play(agents, 3, config)
+    record_game("lopti", agents, 3, config)
     assert agents[0].stats["searched"] == 0 and agents[0].stats["fallbacks"] > 0

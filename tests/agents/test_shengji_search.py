@@ -7,11 +7,10 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.arena import random_deal
 from agents.base import RandomAgent
 from cardzoo.cards import card_index
 from cardzoo.registry import make, make_batch
-from tests.agents.conftest import require
+from tests.agents.conftest import record_game, require
 
 
 def _random_decision(seed, config):
@@ -156,26 +155,6 @@ def test_jitted_sampler_draws_like_the_python_loop(decks):
     assert checked >= 20
 
 
-def _play(agents, seed, config):
-    env = make("shengji", **config)
-    env.reset(seed=seed, options={"deal": random_deal("shengji", np.random.default_rng(seed), config)})
-    names = list(env.unwrapped.possible_agents)
-    actions = []
-    for name in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        ag = agents[names.index(name)]
-        if ag.needs_env:
-            ag.observe_env(env, names.index(name))
-        a = ag.act(obs["observation"], obs["action_mask"])
-        assert obs["action_mask"][a] == 1
-        actions.append(a)
-        env.step(a)
-    return actions
-
-
 @pytest.mark.parametrize("extra", [{}, {"auto_forced": True}])
 def test_search_plays_legal_whole_plays_and_is_seeded(extra):
     require("shengji")
@@ -185,7 +164,7 @@ def test_search_plays_legal_whole_plays_and_is_seeded(extra):
         agents = [make_agent("pimc:samples=3,rollouts=1,max_plays=4,max_leads=6", "shengji", seed=7,
                              env_config=config) if s % 2 == 0 else make_agent("heuristic", "shengji", seed=s)
                   for s in range(4)]
-        runs.append(_play(agents, 4, config))
+        runs.append(record_game("shengji", agents, 4, config))
         st = agents[0].stats
         assert st["searched"] > 0 and st["games"] > 0 and agents[0].rollouts_per_s > 0
     assert runs[0] == runs[1]
@@ -202,7 +181,7 @@ def test_search_rejects_bad_options_and_falls_back_outside_play():
     config = {"decks": 1, "episode": "match", "max_hands": 1}
     agents = [make_agent("pimc:samples=2", "shengji", seed=1, env_config=config)] + \
              [make_agent("heuristic", "shengji", seed=s) for s in (2, 3, 4)]
-    _play(agents, 5, config)
+    record_game("shengji", agents, 5, config)
     assert agents[0].stats["searched"] == 0 and agents[0].stats["fallbacks"] > 0
 
 
