@@ -700,7 +700,7 @@ class Situation:
         return None
 
     def sample_orders(self, k: int, seed: int, tries: int = 200, given: dict | None = None) -> np.ndarray:
-        """Up to k deals (int8 [k', 4, 13] deal orders, as ``BatchGame.reset(hands=...)`` takes them)
+        """Up to k deals (int64 [k', 4, 13] deal orders, as ``BatchGame.reset(hands=...)`` takes them)
         consistent with the public record, drawn by the jitted sampler (same constraints as
         ``sample``); k' < k only when the record cannot be completed. ``given`` {seat: cards}: hands
         held now that every deal gives as they are (``benchmarks/oracle.py`` measures what seeing
