@@ -12,6 +12,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 
 from cardzoo import _jit
 
@@ -61,20 +62,47 @@ def announce_compile(package: str, stream=None) -> bool:
     return True
 
 
+def idle_cores(window: float = 0.1) -> float | None:
+    """How many cores are idle now: the idle share of all CPU time over ``window`` seconds (Linux's
+    /proc/stat; this process sleeps meanwhile) times the CPU count. None where it cannot be read."""
+    def sample():
+        with open("/proc/stat") as f:
+            ticks = [int(x) for x in f.readline().split()[1:9]]  # user .. steal (guest is inside user)
+        return ticks[3] + ticks[4], sum(ticks)                     # idle + iowait, all
+    try:
+        idle0, total0 = sample()
+        time.sleep(window)
+        idle1, total1 = sample()
+    except (OSError, ValueError, IndexError):
+        return None
+    if total1 <= total0:
+        return None
+    return (idle1 - idle0) / (total1 - total0) * (os.cpu_count() or 1)
+
+
 def start_compile_helper(package: str):
     """Start the package's compile-ahead helper (``python -m cardzoo.firstrun PACKAGE``, output
-    discarded) when the machine has a core to spare: at least two CPUs and a 1-minute load average
-    below their number minus one (a busy machine, e.g. a test run, would only lose time to it). Set
+    discarded) when the machine has a core to spare: at least two CPUs, and, measured now while this
+    process sleeps, one and a half cores idle (one for this process's compile, one for the helper's);
+    where idleness cannot be measured, a 1-minute load average of at most the CPU count minus one. A
+    busy machine (a test run, another compile) would only lose time to the helper. It is asked once,
+    on a cold start (announce_compile), so the 0.1 s measurement is paid once. Set
     ``CARDZOO_COMPILE_HELPER=0`` to never start one. Returns the process, or None."""
     if package not in AHEAD or os.environ.get("CARDZOO_COMPILE_HELPER", "1") == "0":
         return None
     cpus = os.cpu_count() or 1
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):
-        load = 0.0
-    if cpus < 2 or load > cpus - 1:
+    if cpus < 2:
         return None
+    idle = idle_cores()
+    if idle is not None and idle < 1.5:
+        return None
+    if idle is None:
+        try:
+            load = os.getloadavg()[0]
+        except (AttributeError, OSError):
+            load = 0.0
+        if load > cpus - 1:
+            return None
     try:
         return subprocess.Popen([sys.executable, "-m", "cardzoo.firstrun", package], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -64,10 +64,27 @@ def test_helper_starts_only_when_wanted(monkeypatch):
     monkeypatch.setattr(firstrun.os, "cpu_count", lambda: 1)                  # no core to spare
     assert firstrun.start_compile_helper("shengji_env") is None
     monkeypatch.setattr(firstrun.os, "cpu_count", lambda: 4)
-    monkeypatch.setattr(firstrun.os, "getloadavg", lambda: (3.5, 0.0, 0.0))   # a busy machine
-    assert firstrun.start_compile_helper("shengji_env") is None
     started = []
-    monkeypatch.setattr(firstrun.os, "getloadavg", lambda: (0.2, 0.0, 0.0))
     monkeypatch.setattr(firstrun.subprocess, "Popen", lambda cmd, **kw: started.append(cmd) or "proc")
+    monkeypatch.setattr(firstrun.os, "getloadavg", lambda: (0.2, 0.0, 0.0))   # an old quiet minute ...
+    monkeypatch.setattr(firstrun, "idle_cores", lambda: 1.1)                  # ... but busy now
+    assert firstrun.start_compile_helper("shengji_env") is None
+    monkeypatch.setattr(firstrun.os, "getloadavg", lambda: (3.5, 0.0, 0.0))   # a busy minute ...
+    monkeypatch.setattr(firstrun, "idle_cores", lambda: 3.9)                  # ... over now
     assert firstrun.start_compile_helper("shengji_env") == "proc"
     assert started[0][1:] == ["-m", "cardzoo.firstrun", "shengji_env"]
+    monkeypatch.setattr(firstrun, "idle_cores", lambda: None)                 # no /proc/stat: the load average
+    assert firstrun.start_compile_helper("shengji_env") is None
+    monkeypatch.setattr(firstrun.os, "getloadavg", lambda: (0.2, 0.0, 0.0))
+    assert firstrun.start_compile_helper("shengji_env") == "proc"
+    assert len(started) == 2
+
+
+def test_idle_cores_reads_the_machine_now():
+    """Linux: a share of the CPUs, from 0 to their count (the other test worker may be busy beside
+    it, so not all of them); where /proc/stat is missing, None (the load average decides)."""
+    idle = firstrun.idle_cores(0.05)
+    if not os.path.exists("/proc/stat"):
+        assert idle is None
+        return
+    assert 0.0 <= idle <= os.cpu_count() + 1e-9
