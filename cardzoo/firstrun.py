@@ -94,15 +94,16 @@ def start_compile_helper(package: str):
     if cpus < 2:
         return None
     idle = idle_cores()
-    if idle is not None and idle < 1.5:
-        return None
-    if idle is None:
+    if idle is not None:
+        spare = idle >= 1.5
+    else:
         try:
             load = os.getloadavg()[0]
         except (AttributeError, OSError):
             load = 0.0
-        if load > cpus - 1:
-            return None
+        spare = load <= cpus - 1
+    if not spare:
+        return None
     try:
         return subprocess.Popen([sys.executable, "-m", "cardzoo.firstrun", package], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

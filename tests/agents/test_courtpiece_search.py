@@ -248,8 +248,9 @@ def test_strength_log_resumes_and_pools_chunks(tmp_path, capsys):
 
 
 def _seeing_worlds(monkeypatch, cls, samples):
-    """(worlds, each seat's true cards played and held, the cards each seat played, seat) at the card-play decisions with a choice
-    of a few random positions, as the oracle search ``cls`` evaluates them; its choice is legal."""
+    """At the card-play decisions with a choice of a few random positions: (the worlds the oracle
+    search ``cls`` evaluates, each seat's true cards played and held, the cards each seat played,
+    the searching seat); its choice is legal."""
     from agents.courtpiece.search import PIMCAgent
 
     found = []
