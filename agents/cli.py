@@ -384,8 +384,32 @@ def cmd_arena(args) -> int:
     return 0
 
 
+def _typed_action(text: str, raw, legal: list) -> int:
+    """The legal action the player typed: its id, its name, or a unique legal action whose name holds
+    the typed words in order ("QS" for "play QS", "call H" for "call trump H"); ValueError otherwise."""
+    if text.isdigit():
+        return int(text)
+    names = {a: raw.action_name(a) for a in legal}
+    for a, name in names.items():
+        if name.lower() == text.lower():
+            return a
+
+    def holds(name: str) -> bool:
+        rest = iter(name.lower().split())
+        return all(word in rest for word in text.lower().split())  # `in` consumes: words in order
+
+    found = [a for a, name in names.items() if holds(name)]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise ValueError(f"{text!r} could be any of: {', '.join(names[a] for a in found)}")
+    # no legal action: an action of the game by those words (the caller says it is not legal now)
+    found = [a for a in range(raw.num_actions) if holds(raw.action_name(a))]
+    return found[0] if len(found) == 1 else int(raw.action_from_name(text))
+
+
 def _ask_move(name: str, raw, legal: list):
-    """The human's next action from stdin: an action id or name; None to quit."""
+    """The human's next action from stdin (see _typed_action); None to quit."""
     while True:
         try:
             text = input(f"{name}> ").strip()
@@ -394,8 +418,10 @@ def _ask_move(name: str, raw, legal: list):
                 from None
         if text in ("q", "quit", "exit"):
             return None
+        if not text:
+            continue
         try:
-            action = int(text) if text.isdigit() else int(raw.action_from_name(text))
+            action = _typed_action(text, raw, legal)
         except ValueError as e:
             print(e)
             continue
@@ -407,6 +433,7 @@ def _ask_move(name: str, raw, legal: list):
 def cmd_play(args) -> int:
     from agents import make_agent
     from cardzoo.registry import make
+    from cardzoo.web.views import table_view, view_text
 
     cfg = env_config(args)
     env = make(args.game, render_mode="ansi", **cfg)
@@ -425,10 +452,9 @@ def cmd_play(args) -> int:
             continue
         seat = raw.possible_agents.index(name)
         ag = agents[seat]
-        if ag is None:
-            print(env.render())
+        if ag is None:  # what this seat may see: its own cards and the table (render() shows every hand)
+            print(view_text(table_view(args.game, raw, {seat})))
             legal = [int(a) for a in obs["action_mask"].nonzero()[0]]
-            print("your hand:", " ".join(raw.hand(seat)) if isinstance(raw.hand(seat), list) else raw.hand(seat))
             print("legal:", ", ".join(f"{a}={raw.action_name(a)}" for a in legal))
             action = _ask_move(name, raw, legal)
             if action is None:

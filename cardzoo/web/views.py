@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardzoo.cards import RANKS, SUITS, card_index
+from cardzoo.cards import RANKS, SUITS, card_index, card_symbol
 ALTERNATE = {"S": 0, "H": 1, "C": 2, "D": 3}  # a hand's suits in alternating colours
 
 
@@ -183,3 +183,27 @@ def legal_names(raw) -> list[str]:
         return []
     mask = raw.infos[raw.agent_selection]["action_mask"]
     return [raw.action_name(int(a)) for a in np.flatnonzero(mask)]
+
+
+def _symbols(cards: list[str]) -> str:
+    return " ".join(card_symbol(card_index(c, jokers=True)) for c in cards) or "-"
+
+
+def view_text(view: dict) -> str:
+    """A table_view as text for a terminal (suit symbols): the facts, each seat's count and tags (its
+    cards where the view shows them), the cards on the table and the last trick or clear."""
+    lines = [f"phase {view['phase']}, player_{view['actor']} to act" if view.get("actor") is not None
+             else f"phase {view['phase']}"]
+    lines += [f"  {label}: {value}" for label, value in view["facts"]]
+    for st in view["seats"]:
+        tags = f" [{', '.join(st['tags'])}]" if st["tags"] else ""
+        up = f", face up {_symbols(st['up'])}" if st["up"] else ""
+        down = f", {st['down']} face down" if st["down"] else ""
+        held = _symbols(st["cards"]) if st["cards"] is not None else f"{st['count']} cards"
+        lines.append(f"  player_{st['seat']}{tags}: {held}{up}{down}")
+    if view["table"]:
+        lines.append("  on the table: " + ", ".join(f"player_{s} {_symbols(c)}" for s, c in view["table"]))
+    if view["last"]:
+        plays = ", ".join(f"player_{s} {_symbols(c)}" for s, c in view["last"]["plays"])
+        lines.append(f"  {view['last']['title']}: {plays}")
+    return "\n".join(lines)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -69,3 +70,38 @@ def test_train_command_mirror_opponents_and_ppo_epochs(tmp_path):
     meta = json.loads((out / "model.json").read_text())
     assert meta["train_config"]["epochs"] == 1 and meta["train_config"]["opponents"] == "mirror"
     assert meta["samples"] == meta["decisions"]          # mirror: every decision is the learner's
+
+
+@pytest.mark.parametrize("game", ["courtpiece", "lopti", "shengji"])
+def test_play_shows_the_human_only_its_own_cards(game, monkeypatch, capsys):
+    """The human's seat sees its own hand and the table; every other seat is a card count (render()
+    is the all-seeing view, for --auto and the end of the game)."""
+    require(game)
+    monkeypatch.setattr("builtins.input", lambda prompt="": "quit")
+    assert main(["play", game, "--seat", "1", "--seed", "0"]) == 0
+    seats = [line.strip() for line in capsys.readouterr().out.splitlines() if line.startswith("  player_")]
+    mine = [line for line in seats if line.startswith("player_1")]
+    others = [line for line in seats if not line.startswith("player_1")]
+    assert len(mine) == 1 and "cards" not in mine[0].split(",")[0] and any(s in mine[0] for s in "♣♦♥♠J")
+    assert len(others) >= 1 and all(re.match(r"player_\d( \[.*\])?: \d+ cards", line) for line in others)
+
+
+def test_play_takes_the_words_of_a_legal_action():
+    """_typed_action: an id, a full name, or the words of one legal action's name in order."""
+    require("courtpiece")
+    import courtpiece_env
+    from agents.cli import _typed_action
+
+    raw = courtpiece_env.raw_env()
+    raw.reset(seed=0)
+    legal = [int(a) for a in raw.infos[raw.agent_selection]["action_mask"].nonzero()[0]]
+    assert raw.public_state()["phase"] == "call"
+    assert _typed_action("call H", raw, legal) == raw.action_from_name("call trump H")
+    assert _typed_action("CALL TRUMP s", raw, legal) == raw.action_from_name("call trump S")
+    assert _typed_action(str(legal[0]), raw, legal) == legal[0]
+    with pytest.raises(ValueError, match="'call' could be any of: call trump "):
+        _typed_action("call", raw, legal)
+    with pytest.raises(ValueError, match="unknown action name"):
+        _typed_action("trump call H", raw, legal)   # the words, but not in their order
+    card = raw.hand(raw.seat_of(raw.agent_selection))[0]
+    assert _typed_action(card, raw, legal) == raw.action_from_name(f"play {card}")  # not legal now: play says so
