@@ -11,6 +11,10 @@
 """
 from __future__ import annotations
 
+import inspect
+import re
+import typing
+
 from agents.base import Agent, RandomAgent, legal_actions
 
 HEURISTICS = {
@@ -45,23 +49,73 @@ def search_class(game: str):
     return _agent_class(SEARCH, "search", game)
 
 
-def _parse_kwargs(text: str) -> dict:
+def _split_options(text: str) -> dict:
+    """'k=v,k2=v2' -> {k: 'v', k2: 'v2'} (texts, spaces around each stripped)."""
     out = {}
     for part in filter(None, text.split(",")):
         if "=" not in part:
             raise ValueError(f"agent option {part!r} is not key=value")
         k, v = part.split("=", 1)
-        v = v.strip()
-        if v.lower() in ("true", "false"):
-            out[k.strip()] = v.lower() == "true"
-        else:
-            try:
-                out[k.strip()] = int(v)
-            except ValueError:
-                try:
-                    out[k.strip()] = float(v)
-                except ValueError:
-                    out[k.strip()] = v
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _guess(v: str):
+    """A value by its look: true/false, an int, a float, else the text (for agents that check their
+    own **config)."""
+    if v.lower() in ("true", "false"):
+        return v.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(v)
+        except ValueError:
+            pass
+    return v
+
+
+def _typed(name: str, v: str, kind):
+    """v read as `kind` (bool, int, float or str), or a ValueError naming the option: a float or a
+    bool is not an int, and nothing is converted that does not say exactly that value."""
+    if kind is bool:
+        if v.lower() not in ("true", "false"):
+            raise ValueError(f"agent option {name}={v!r} must be true or false")
+        return v.lower() == "true"
+    if kind is int:
+        if not re.fullmatch(r"[+-]?\d+", v):
+            raise ValueError(f"agent option {name}={v!r} must be an integer")
+        return int(v)
+    if kind is float:
+        try:
+            return float(v)
+        except ValueError:
+            raise ValueError(f"agent option {name}={v!r} must be a number") from None
+    return v
+
+
+# constructor arguments that make_agent and the callers fill in, never options of a spec
+_NOT_OPTIONS = ("self", "game", "seed", "env_config", "checkpoint", "model", "meta")
+
+
+def agent_options(cls, text: str) -> dict:
+    """The keyword options of agent class `cls` from a spec's 'k=v,...' text, each read as the type its
+    constructor declares. An unknown option or a value of the wrong type is a ValueError naming it; a
+    class that takes **config checks its own options (values then read by their look)."""
+    given = _split_options(text)
+    init = cls.__init__
+    params = inspect.signature(init).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return {k: _guess(v) for k, v in given.items()}
+    hints = typing.get_type_hints(init)
+    known = [n for n, p in params.items() if n not in _NOT_OPTIONS and p.kind is p.POSITIONAL_OR_KEYWORD]
+    out = {}
+    for name, v in given.items():
+        if name not in known:
+            what = ", ".join(known) or "none"
+            seed = " (the seed comes from the caller: --seed)" if name == "seed" else ""
+            raise ValueError(f"unknown agent option {name!r} for {cls.__name__}{seed}; its options: {what}")
+        kinds = [t for t in typing.get_args(hints.get(name)) or (hints.get(name),) if t is not type(None)]
+        kind = kinds[0] if len(kinds) == 1 and kinds[0] in (bool, int, float, str) else None
+        out[name] = _typed(name, v, kind) if kind else _guess(v)
     return out
 
 
@@ -73,26 +127,28 @@ def make_agent(spec: str, game: str, seed: int | None = None, env_config: dict |
     if name.endswith(".pt"):
         name, rest = "learned", spec
     if name == "random":
-        agent = RandomAgent(game, seed, **_parse_kwargs(rest))
+        agent = RandomAgent(game, seed, **agent_options(RandomAgent, rest))
     elif name == "heuristic":
-        agent = heuristic_class(game)(game, seed, **_parse_kwargs(rest))
+        cls = heuristic_class(game)
+        agent = cls(game, seed, **agent_options(cls, rest))
     elif name == "greedy":
         from agents.courtpiece.heuristic import CourtPieceGreedy
 
-        agent = CourtPieceGreedy(game, seed, **_parse_kwargs(rest))
+        agent = CourtPieceGreedy(game, seed, **agent_options(CourtPieceGreedy, rest))
     elif name == "pimc":
-        agent = search_class(game)(game, seed, env_config=env_config, **_parse_kwargs(rest))
+        cls = search_class(game)
+        agent = cls(game, seed, env_config=env_config, **agent_options(cls, rest))
     elif name == "learned":
         from agents.learned import LearnedAgent
         from agents.residual import FORMAT as RESIDUAL, checkpoint_format, residual_agent_class
 
         path, _, opts = rest.partition(",")
         kind = residual_agent_class(path) if checkpoint_format(path) == RESIDUAL else LearnedAgent
-        agent = kind(game, seed, checkpoint=path, **_parse_kwargs(opts))
+        agent = kind(game, seed, checkpoint=path, **agent_options(kind, opts))
     else:
         raise ValueError(f"unknown agent {spec!r}: use random, heuristic, greedy, pimc[:k=v,...] or learned:<path.pt>")
     agent.label = spec
     return agent
 
 
-__all__ = ["Agent", "RandomAgent", "legal_actions", "make_agent", "heuristic_class", "search_class"]
+__all__ = ["Agent", "RandomAgent", "legal_actions", "make_agent", "agent_options", "heuristic_class", "search_class"]

@@ -431,13 +431,13 @@ def label_positions(game: str, env_config: dict, seed: int, worker: int, seconds
     (the heuristic's move), adv and se float32[N, A]. ``against="search"``: the search plays every
     seat; ``"heuristic"``: every other seat is the heuristic, the search's seats alternating deal by
     deal (the positions of a match against the heuristic, the one the policy is judged by)."""
-    from agents import _parse_kwargs
+    from agents import agent_options, search_class
     from agents.arena import num_players, play_aec, random_deal
 
     if against not in LABEL_AGAINST:
         raise ValueError(f"label against {' or '.join(LABEL_AGAINST)}, not {against!r}")
     rules = residual_game(game)
-    options = _parse_kwargs(rules.search_options if search is None else search)
+    options = agent_options(search_class(game), rules.search_options if search is None else search)
     agent = recording(rules, rules.search_agent(seed * 1009 + worker, env_config, **options),
                       rules.decision_kinds(options))
     other = agent if against == "search" else rules.heuristic(seed * 1013 + worker)
@@ -707,7 +707,7 @@ def earlier_labels(run, cfg: ResidualConfig) -> tuple[dict, dict]:
 
 def train_residual(cfg: ResidualConfig, out_dir, log=print, progress=None) -> dict:
     """Label, fit and save ``<out_dir>/model.pt`` + ``.json``; returns the run's facts."""
-    from agents import _parse_kwargs
+    from agents import agent_options, search_class
 
     torch = _torch()
     rules = residual_game(cfg.game)
@@ -715,7 +715,7 @@ def train_residual(cfg: ResidualConfig, out_dir, log=print, progress=None) -> di
         raise ValueError("residual training needs label_minutes or label_games")
     check_int("workers", cfg.workers, 1, 256)
     search = rules.search_options if cfg.search is None else cfg.search
-    kinds = list(rules.decision_kinds(_parse_kwargs(search)))
+    kinds = list(rules.decision_kinds(agent_options(search_class(cfg.game), search)))
     teacher = f"pimc:{search}" if search else "pimc"
     # a refused label source must not leave an empty run folder behind
     earlier = earlier_labels(cfg.labels_from, cfg) if cfg.distill_from is None and cfg.labels_from is not None else None

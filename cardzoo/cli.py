@@ -49,6 +49,10 @@ def nonnegative_int(text: str) -> int:
     return _number(text, int, lambda v: v >= 0, "an integer >= 0")
 
 
+def port_number(text: str) -> int:
+    return _number(text, int, lambda v: 0 <= v <= 65535, "a port number in 0..65535")
+
+
 def positive_float(text: str) -> float:
     return _number(text, float, lambda v: v > 0, "a number > 0")
 
@@ -173,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("serve", help="the web table: play and replay in a browser (needs the web extra)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=port_number, default=8000, help="port to listen on (0: any free port)")
     p.set_defaults(func=_cmd_serve)
 
     # Commands that need the agents package (train, arena, play) register themselves here.

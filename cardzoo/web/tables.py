@@ -8,6 +8,7 @@ import time
 from collections import OrderedDict
 
 from cardzoo import records
+from cardzoo.options import check_seed
 from cardzoo.registry import list_games, make
 from cardzoo.web.views import hand_view, legal_names, table_view
 
@@ -57,8 +58,10 @@ class Table:
         n = raw.num_players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise RequestError(f"'seat' must be an int in 0..{n - 1}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-            raise RequestError("'seed' must be an int >= 0")
+        try:
+            seed = check_seed(seed)
+        except ValueError as e:
+            raise RequestError(str(e)) from None
         specs = _opponent_specs(opponents, seat, n)
         self.seed = records.new_seed() if seed is None else seed
         self.agents = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import RandomAgent, heuristic_class, make_agent
+from agents import RandomAgent, agent_options, heuristic_class, make_agent, search_class
 from agents.arena import play_aec, random_deal
 from agents.base import Agent
 from cardzoo.registry import make_batch
@@ -78,6 +78,28 @@ def test_agent_interface_rejects_bad_options_and_unknown_specs():
     with pytest.raises(ValueError):
         heuristic_class("chess")
     assert issubclass(heuristic_class("lopti"), Agent)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_agent_spec_options_are_read_as_the_agent_declares_them(game):
+    """agent_options: each option typed by the constructor; unknown options, the caller's seed and
+    values that are not exactly of the option's type are refused by name, never converted."""
+    require(game)
+    cls = search_class(game)
+    assert agent_options(cls, "samples=3,z=2,rollouts=1") == {"samples": 3, "z": 2.0, "rollouts": 1}
+    assert make_agent("pimc:samples=3,z=0.5", game, seed=0).samples == 3
+    for spec, message in [("pimc:bogus=1", "unknown agent option 'bogus'"),
+                          ("pimc:seed=3", "unknown agent option 'seed'.*--seed"),
+                          ("pimc:samples=1.5", "samples='1.5' must be an integer"),
+                          ("pimc:samples=true", "samples='true' must be an integer"),
+                          ("pimc:samples=1e9", "samples='1e9' must be an integer"),
+                          ("pimc:samples=abc", "samples='abc' must be an integer"),
+                          ("pimc:z=high", "z='high' must be a number"),
+                          ("pimc:samples", "'samples' is not key=value")]:
+        with pytest.raises(ValueError, match=message):
+            make_agent(spec, game, seed=0)
+    with pytest.raises(ValueError, match="unknown agent option 'x' for CourtPieceGreedy; its options: none"):
+        make_agent("greedy:x=1", "courtpiece")
 
 
 @pytest.mark.parametrize("game", GAMES)

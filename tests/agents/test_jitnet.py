@@ -98,9 +98,9 @@ def test_search_with_a_zero_rollout_network_is_the_plain_search(tmp_path):
 def test_rollout_network_options_are_checked(tmp_path):
     with pytest.raises(ValueError, match="policy must be one of"):
         make_agent("pimc:policy=greedy", "courtpiece", seed=0)
-    with pytest.raises(ValueError, match="plies must be an int"):
+    with pytest.raises(ValueError, match="plies='2.5' must be an integer"):
         make_agent("pimc:plies=2.5", "courtpiece", seed=0)
-    with pytest.raises(ValueError, match="team must be true or false"):
+    with pytest.raises(ValueError, match="team='yes' must be true or false"):
         make_agent("pimc:team=yes", "courtpiece", seed=0)
     lopti = _random_net(tmp_path, "lopti_like", game="lopti")
     with pytest.raises(ValueError):

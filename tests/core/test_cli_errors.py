@@ -45,6 +45,13 @@ NONSENSE = {
     "bench unknown game": ["bench", "--games", "nogame"],
     "bench negative budget": ["bench", "--budget", "-1"],
     "bench zero budget": ["bench", "--budget", "0"],
+    "arena unknown search option": ["arena", "courtpiece", "random", "pimc:bogus=1"],
+    "arena search option not a number": ["arena", "courtpiece", "random", "pimc:samples=abc"],
+    "arena search option a fraction": ["arena", "lopti", "random", "pimc:samples=1.5"],
+    "arena seed as an agent option": ["arena", "shengji", "random", "pimc:seed=3"],
+    "arena learned option of the wrong type": ["arena", "courtpiece", "random",
+                                               "learned:agents/checkpoints/courtpiece.pt,margin=x"],
+    "serve port out of range": ["serve", "--port", "99999"],
     "play unknown opponent": ["play", "courtpiece", "--opponents", "bogus"],
     "play seat out of range": ["play", "courtpiece", "--seat", "9"],
 }
@@ -78,6 +85,8 @@ def test_the_line_names_the_problem(capsys):
     assert "--deals" in _refused(ARENA[:4] + ["--deals", "-5"], capsys)
     assert "'bogus'" in _refused(["arena", "courtpiece", "random", "bogus"], capsys)
     assert "nogame" in _refused(["demo", "nogame"], capsys)
+    assert "unknown agent option 'bogus'" in _refused(["arena", "courtpiece", "random", "pimc:bogus=1"], capsys)
+    assert "samples='1.5' must be an integer" in _refused(["arena", "lopti", "random", "pimc:samples=1.5"], capsys)
 
 
 def test_play_without_stdin_ends_with_a_clean_message(monkeypatch, capsys):
