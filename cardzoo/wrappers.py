@@ -70,12 +70,27 @@ class SingleSeatEnv(gymnasium.Env):
             opponents = [opponents] * n
         if len(opponents) != n:
             raise ValueError(f"opponents must hold one agent per seat ({n}); the learner's entry is ignored")
-        self.opponents = list(opponents)
+        self._from_specs = set()  # the seats whose agent was made here from a spec (reset seeds them)
+        self.opponents = [None if s == self.seat else self._opponent(s, opp, config)
+                          for s, opp in enumerate(opponents)]
         space = self.aec.observation_space(self.agent)["observation"]
         self.observation_space = space
         self.action_space = LegalDiscrete(self.aec.num_actions)
         self.render_mode = render_mode
         self._mask = np.zeros(self.aec.num_actions, np.int8)
+
+    def _opponent(self, seat: int, opp, config: dict):
+        """The agent of another seat: an agent spec ("heuristic", "pimc:samples=16", see
+        agents.make_agent) made for this game, or anything with act(observation, action_mask)."""
+        if isinstance(opp, str):
+            from agents import make_agent
+
+            self._from_specs.add(seat)
+            return make_agent(opp, self.game, seed=seat, env_config=config)
+        if not callable(getattr(opp, "act", None)):
+            raise ValueError(f"opponents[{seat}]={opp!r} is not an agent: give an agent spec such as "
+                             "'heuristic', or an object with act(observation, action_mask)")
+        return opp
 
     def _advance(self) -> float:
         """Let the other seats act until the learner must act or the episode ends; their rewards to us."""
@@ -112,6 +127,8 @@ class SingleSeatEnv(gymnasium.Env):
             for i, opp in enumerate(self.opponents):
                 if isinstance(opp, _UniformRandom):
                     opp.rng = np.random.default_rng([seed, i])
+                elif i in self._from_specs:
+                    opp.reset(seed * 8 + i)
         self._advance()
         return self._view()
 
