@@ -339,6 +339,8 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
                 return
             # ILLEGAL: the checks below raise the error
         self._check_reset("step")
+        if not self.agents:
+            raise ValueError("the episode is over and every agent has been removed: call reset()")
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
             if action is not None:

@@ -93,7 +93,8 @@ def parse_cards(spec, jokers: bool = False, separators: str = "|,") -> list[int]
             else:
                 raise ValueError(f"unreadable card {item!r}: expected card text or an id in 0..{top - 1}")
         return out
-    raise ValueError(f"unreadable cards {spec!r}: expected a string of card texts or a list")
+    what = f"a {spec.ndim}-d array of shape {spec.shape}" if isinstance(spec, np.ndarray) else repr(spec)[:80]
+    raise ValueError(f"unreadable cards {what}: expected a string of card texts or a list")
 
 
 def cards_text(cards) -> str:

@@ -90,6 +90,9 @@ def rllib_env(game: str, **config):
     """RLlib's `PettingZooEnv` (a `MultiAgentEnv`) around `game`'s AEC env with RLlib's mask keys.
     Register it with `ray.tune.registry.register_env(name, lambda cfg: rllib_env(game, **cfg))`.
     Needs ray[rllib] (extra: cardzoo[rllib])."""
-    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+    try:
+        from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+    except ModuleNotFoundError as e:
+        raise ModuleNotFoundError(f'rllib_env needs RLlib: pip install "cardzoo[rllib]" ({e})', name=e.name) from e
 
     return PettingZooEnv(RLlibObsWrapper(make(game, **config)))

@@ -216,6 +216,10 @@ def parse_match_state(ms, config):
     if (not isinstance(score, (list, tuple)) or len(score) != 2
             or any(not is_int(x) or not 0 <= x <= MAX_INT for x in score)):
         raise ValueError(f"match_state: 'score' must be [x, y] with ints in 0..{MAX_INT}, got {score!r}")
+    for t in (0, 1):  # CP-9.3: a team at the target has won, so that match is over, not one to start
+        if score[t] >= config.target:
+            raise ValueError(f"match_state: team {t}'s score {score[t]} already reaches the match target "
+                             f"{config.target} (CP-9.3): that match is over")
     streak = ms.get("streak", [None, 0])
     if not isinstance(streak, (list, tuple)) or len(streak) != 2:
         raise ValueError(f"match_state: 'streak' must be [team or None, count], got {streak!r}")

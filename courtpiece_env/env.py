@@ -451,7 +451,7 @@ class BatchGame(BatchGameBase):
         prepared = []
         for b in range(n):
             rng = np.random.default_rng(seeds[b])
-            opts = None if deals is None or deals[b] is None else {"deal": deals[b]}
+            opts = None if deals is None else {"deal": deals[b]}
             try:
                 prepared.append(dealmod.prepare_episode(self.config, rng, opts))
             except ValueError as e:

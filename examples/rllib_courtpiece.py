@@ -67,8 +67,11 @@ def main(argv=None) -> int:
     parser.add_argument("--smoke", action="store_true", help="tiny batch and network (tests)")
     parser.add_argument("--num-cpus", type=int, default=None)
     args = parser.parse_args(argv)
-
-    import ray
+    try:
+        import ray
+        import ray.rllib  # noqa: F401  (ray without its rllib extra lacks rllib's own dependencies)
+    except ModuleNotFoundError as e:
+        sys.exit(f'this example needs RLlib: pip install "cardzoo[rllib]" ({e})')
 
     started = not ray.is_initialized()
     if started:

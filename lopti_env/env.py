@@ -107,7 +107,7 @@ def deck_from_deal(d, n, dealer, what="deal"):
         raise ValueError(f"{what} must be a dict with 'deck' or 'seats'")
     unknown = set(d) - {"deck", "seats", "draw", "dealer"}
     if unknown:
-        raise ValueError(f"{what}: unknown key(s) {sorted(map(repr, unknown))}")
+        raise ValueError(f"{what}: unknown key(s) {', '.join(sorted(map(repr, unknown)))}")
     if "deck" in d:
         if "seats" in d or "draw" in d:
             raise ValueError(f"{what}: give either 'deck' or 'seats' and 'draw', not both")
@@ -196,7 +196,7 @@ def inject_state(st, cfg: LoptiConfig, cfgarr, S):
         raise ValueError("state must be a dict (section 7.2)")
     unknown = set(S) - _STATE_KEYS
     if unknown:
-        raise ValueError(f"state: unknown key(s) {sorted(map(repr, unknown))}")
+        raise ValueError(f"state: unknown key(s) {', '.join(sorted(map(repr, unknown)))}")
     phase = S.get("phase", "play")
     if phase not in ("play", "swap", "rule_making", "creator", "proposal"):
         raise ValueError(f"state phase {phase!r} is not one of play, swap, rule_making, creator, proposal")
@@ -973,6 +973,12 @@ class BatchGame(_Game, BatchGameBase):
     def public_state(self, b):
         self._check_reset("public_state")
         return public_state_of(self.st[self._game_index(b)], self.config)
+
+    def hand(self, b, seat):
+        """Game b's hand of `seat`, as env().hand(seat) gives it."""
+        self._check_reset("hand")
+        b, seat = self._game_index(b), check_int("seat", seat, 0, self.num_players - 1, what="hand()")
+        return _group(int(self.st["hand"][b][seat]))
 
     def load_positions(self, states, rows) -> None:
         """Start games from section 7.2 positions: the games ``rows[i]`` (an index array) get

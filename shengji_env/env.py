@@ -9,6 +9,7 @@ from numba import njit
 
 from cardzoo import aec, nprandom
 from cardzoo.fastpath import RESYNC, KernelEntry
+from cardzoo.options import check_int
 from cardzoo.batch import BatchGameBase, run_shards
 from cardzoo.cards import SUITS, card_index, card_text, rank_index
 
@@ -402,8 +403,9 @@ class raw_env(aec.CardGameEnv):
     def _game_render(self):
         from .render import render_text
         text = render_text(self._st[0], self.config)
-        if self.render_mode == "human":
+        if self.render_mode == "human":  # PettingZoo's contract: human mode shows the table, returns None
             print(text)
+            return None
         return text
 
     # ---- section 9 extras ----
@@ -802,6 +804,17 @@ class BatchGame(BatchGameBase):
         g.rewards[:] = self.rewards[idx]
         g._is_reset = self._is_reset
         return g
+
+    def public_state(self, b: int) -> dict:
+        """Game b's public state, as env().public_state() gives it (section 9.3)."""
+        self._check_reset("public_state")
+        return public_state_dict(self._st[self._game_index(b)], self.config)
+
+    def hand(self, b: int, seat: int) -> str:
+        """Game b's hand of `seat`, as env().hand(seat) gives it."""
+        self._check_reset("hand")
+        b, seat = self._game_index(b), check_int("seat", seat, 0, 3, what="hand()")
+        return card_set_text(self._st[b]["hand"][seat])
 
     @property
     def state(self):

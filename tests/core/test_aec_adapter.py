@@ -83,6 +83,10 @@ def test_final_step_pays_every_seat_and_dead_steps_remove_agents():
     while env.agents:
         env.step(None)
     assert env.agents == []
+    raw = env.unwrapped  # past the end: the raw env says the episode is over (the wrapper only warns)
+    for action in (None, 0):
+        with pytest.raises(ValueError, match="the episode is over and every agent has been removed"):
+            raw.step(action)
 
 
 def test_illegal_action_raises_and_changes_nothing():

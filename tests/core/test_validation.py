@@ -158,8 +158,8 @@ def test_every_call_before_reset_raises_not_reset_error(game):
         "batch.legal_mask": batch.legal_mask, "batch.rollout": batch.rollout,
         "batch.current_player": lambda: batch.current_player, "batch.done": lambda: batch.done,
     }
-    if game != "shengji":
-        calls["batch.public_state"] = lambda: batch.public_state(0)
+    calls["batch.public_state"] = lambda: batch.public_state(0)
+    calls["batch.hand"] = lambda: batch.hand(0, 0)
     if game == "courtpiece":
         calls["raw.timeout"] = raw.timeout
         calls["batch.replay"] = lambda: batch.replay([0])
@@ -199,6 +199,33 @@ def test_single_seat_step_refuses_non_integer_actions():
         assert snapshot(env.aec) == before
 
 
+@pytest.mark.parametrize("opponents, bad", [("wizard", "unknown agent 'wizard'"), (7, r"opponents\[1\]=7 is not an agent"),
+                                            ([None, "heuristic", 5, "random"], r"opponents\[2\]=5 is not an agent"),
+                                            (["random"] * 3, "one agent per seat")])
+def test_single_seat_opponents_are_agents_or_specs(opponents, bad):
+    with pytest.raises(ValueError, match=bad):
+        SingleSeatEnv("courtpiece", opponents=opponents)
+
+
+def test_single_seat_opponents_from_specs_play_and_are_seeded():
+    """A spec string makes the game's agent for that seat; a seeded reset seeds them, so the same env
+    replays an episode from the same seed and actions."""
+    env = SingleSeatEnv("lopti", seat=1, opponents=["heuristic", None, "random", "random"], num_players=4)
+
+    def episode(seed):
+        obs, info = env.reset(seed=seed)
+        seen, done = [], False
+        while not done:
+            action = int(np.flatnonzero(info["action_mask"])[-1])
+            obs, reward, term, trunc, info = env.step(action)
+            seen.append((action, reward, obs.tobytes()))
+            done = term or trunc
+        return seen
+    first = episode(3)
+    assert [type(o).__name__ for o in env.opponents] == ["LoptiHeuristic", "NoneType", "RandomAgent", "RandomAgent"]
+    assert episode(4) != first and episode(3) == first and len(first) > 1
+
+
 # ---- Court Piece match_state (section 7; scores are 32-bit in the kernels) ------------------------
 @pytest.mark.parametrize("match_state", [
     {"score": [2**31, 0], "streak": [None, 0]},     # wrapped to -2147483648 before
@@ -206,6 +233,7 @@ def test_single_seat_step_refuses_non_integer_actions():
     {"score": np.array([1, 2])}, {"score": [1, 2, 3]}, {"bazi_index": 2**40}, {"bazi_index": 1.0},
     {"streak": [0, 7]}, {"streak": [None, 2]}, {"streak": [2, 1]}, {"streak": [0, 1.0]}, {"streak": 0},
     {"turns": 1}, [1, 2],
+    {"score": [10, 0]}, {"score": [3, 10**9]},      # CP-9.3: a team at the target (10) has won already
 ])
 def test_courtpiece_match_state_is_checked_before_it_is_stored(match_state):
     env = courtpiece_env.env(episode="match")
@@ -218,10 +246,19 @@ def test_courtpiece_match_state_is_checked_before_it_is_stored(match_state):
 
 
 def test_courtpiece_match_state_keeps_large_valid_scores():
-    env = courtpiece_env.raw_env(episode="match")
-    env.reset(seed=4, options={"match_state": {"score": [MAX_INT, 0], "streak": [1, 6], "bazi_index": MAX_INT}})
+    env = courtpiece_env.raw_env(episode="match", match_target=MAX_INT)
+    env.reset(seed=4, options={"match_state": {"score": [MAX_INT - 1, 0], "streak": [1, 6], "bazi_index": MAX_INT}})
     state = env.public_state()
-    assert state["score"] == [MAX_INT, 0] and state["bazi_index"] == MAX_INT
+    assert state["score"] == [MAX_INT - 1, 0] and state["bazi_index"] == MAX_INT
+
+
+def test_courtpiece_match_state_just_below_the_target_is_a_live_match():
+    """CP-9.3: one point short of the target is a match still to win; at the target it is refused."""
+    env = courtpiece_env.raw_env(episode="match", match_target=3)
+    env.reset(seed=4, options={"match_state": {"score": [2, 2], "streak": [None, 0]}})
+    assert env.public_state()["score"] == [2, 2] and env.agents
+    with pytest.raises(ValueError, match="team 1's score 3 already reaches the match target 3"):
+        env.reset(seed=4, options={"match_state": {"score": [2, 3], "streak": [None, 0]}})
 
 
 # ---- deals (each spec's section 7) -----------------------------------------------------------------
@@ -252,7 +289,9 @@ SJ_BAD_DEALS = [
 
 
 @pytest.mark.parametrize("game,deal", [("courtpiece", d) for d in CP_BAD_DEALS]
-                         + [("lopti", d) for d in LOPTI_BAD_DEALS] + [("shengji", d) for d in SJ_BAD_DEALS])
+                         + [("lopti", d) for d in LOPTI_BAD_DEALS] + [("shengji", d) for d in SJ_BAD_DEALS]
+                         # a deal of None is no deal (Sheng Ji's 7.1 reads an option of None as its default)
+                         + [(game, None) for game in ("courtpiece", "lopti")])
 def test_malformed_deals_are_refused_in_env_and_batch(game, deal):
     mod = GAMES[game]
     config = {"num_players": 2} if game == "lopti" else {}
@@ -374,3 +413,12 @@ def test_checkpoint_loader_missing_unreadable_and_wrong_game(tmp_path):
         load_checkpoint(good)
     with pytest.raises(ValueError, match="path"):
         load_checkpoint(None)
+
+
+def test_deal_errors_name_the_problem_readably():
+    env = lopti_env.env(num_players=2)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"^deal: unknown key\(s\) 'bogus', 'zz'$"):
+        env.reset(options={"deal": {"deck": list(range(52)), "zz": 2, "bogus": 1}})
+    with pytest.raises(ValueError, match=r"unreadable cards a 2-d array of shape \(4, 13\): expected"):
+        env.reset(options={"deal": {"deck": np.arange(52).reshape(4, 13)}})

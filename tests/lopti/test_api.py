@@ -49,6 +49,7 @@ def test_lopti_batch_load_positions_equals_the_aec_reset():
     for b, e in envs.items():
         ob = e.observe(e.agent_selection)
         assert g.public_state(b) == e.unwrapped.public_state()
+        assert [g.hand(b, seat) for seat in range(3)] == [e.unwrapped.hand(seat) for seat in range(3)]
         assert (obs[b] == ob["observation"]).all() and (mask[b] == ob["action_mask"]).all()
     acts = mask.argmax(axis=1)
     g.step(acts)

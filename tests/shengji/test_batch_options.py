@@ -61,6 +61,8 @@ def test_batch_reset_options_equal_env_option_path(decks, mode):
             name = env.agent_selection
             o = env.observe(name)
             assert (obs[b] == o["observation"]).all() and (mask[b] == o["action_mask"]).all()
+            assert g.public_state(b) == env.public_state()
+            assert [g.hand(b, seat) for seat in range(4)] == [env.hand(seat) for seat in range(4)]
         assert (g.rewards == 0).all()
 
 

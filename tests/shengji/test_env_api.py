@@ -156,3 +156,14 @@ def test_result_dict_reads_every_result_field_as_plain_python():
         assert r["match_winner"] == (None if s["r_winner"] < 0 else s["r_winner"])
         if extra:
             assert r["match_winner"] is not None or all(raw.truncations.values())
+
+
+def test_render_modes_follow_pettingzoo(capsys):
+    """9.1: "human" prints the table and returns None (PettingZoo's contract), "ansi" returns it."""
+    from pettingzoo.test import render_test
+
+    render_test(shengji_env.env)
+    human = shengji_env.env(render_mode="human")
+    human.reset(seed=1)
+    capsys.readouterr()
+    assert human.render() is None and "player_0" in capsys.readouterr().out
