@@ -152,8 +152,21 @@ async def _record_error(request, exc: records.RecordError):
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000) -> int:
+    """Serve the web table until Ctrl-C. The socket is bound first, so an address in use is a
+    ValueError (the CLI's one-line error) before anything is announced; port 0 takes a free port."""
+    import socket
+
     import uvicorn
 
-    print(f"cardzoo web table on http://{host}:{port}/  (Ctrl-C stops it)")
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError as e:
+        raise ValueError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    bound = sock.getsockname()[1]
+    print(f"cardzoo web table on http://{host}:{bound}/  (Ctrl-C stops it)", flush=True)
+    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    server.run(sockets=[sock])
     return 0

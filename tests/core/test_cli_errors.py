@@ -102,3 +102,16 @@ def test_the_installed_entry_point_refuses_the_same_way():
                            capture_output=True, text=True, timeout=300)
         assert p.returncode == 2, p.stderr
         assert len(_error_lines(p.stderr)) == 1 and "Traceback" not in p.stderr, p.stderr
+
+
+def test_serve_on_a_port_in_use_is_one_line(capsys):
+    """The socket is bound before anything is announced, so a taken address is the one-line error."""
+    pytest.importorskip("uvicorn")
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        line = _refused(["serve", "--port", str(port)], capsys)
+    assert f"cannot listen on 127.0.0.1:{port}" in line
