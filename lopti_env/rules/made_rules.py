@@ -89,7 +89,9 @@ def effect_gift(g, n, role, amount, a):
 
 @njit(cache=True)
 def effect_return(g, n, role, amount, a):
-    """LO-11.4 RETURN: the first `amount` cleared cards (in the order placed) leave the gone set."""
+    """LO-11.4 RETURN: the first `amount` cleared cards (in the order placed) leave the gone set. A
+    card among them that an earlier RETURN of the same clear took back stays where it went, and no
+    later card of the pile is returned in its place (docs/RULINGS.md, LOPTI 9)."""
     t = -1
     if role == ROLE_NEXT:
         t = next_active(g, n, a)
@@ -97,10 +99,7 @@ def effect_return(g, n, role, amount, a):
         t = prev_active(g, n, a)
     if role != ROLE_DRAWPILE and t < 0:
         return
-    left = amount
-    for i in range(g.lc_n):
-        if left <= 0:
-            break
+    for i in range(min(amount, g.lc_n)):
         c = np.int64(g.lc_cards[i])
         b = cbit(c)
         if g.gone & b == U0:
@@ -111,7 +110,6 @@ def effect_return(g, n, role, amount, a):
         else:
             g.hand[t] |= b
             g.known[t] |= b
-        left -= 1
 
 
 @njit(cache=True)

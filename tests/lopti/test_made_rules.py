@@ -66,6 +66,20 @@ def test_lopti_clear_return_to_next_player():
     assert "4C" not in ps["gone"].split()
 
 
+def test_lopti_two_returns_of_one_clear_take_the_same_first_cards():
+    """LO-11.4 RETURN twice on one clear (docs/RULINGS.md, LOPTI 9): slot 0 sends the first two
+    cleared cards, 4C and 9D, under the draw pile; slot 1's first two are those same cards, no longer
+    gone, so it returns nothing (JH and KH stay gone, not given to the next player instead)."""
+    e, u = start(2, ["TC 5C 6C", "QC"], [[8, 0, 8, 2], [8, 0, 1, 2]],
+                 pile=[[1, "4C"], [0, "9D"], [1, "JH"], [0, "KH"]])
+    e.step(32)                                 # P0 plays TC: a clear by the ten (cause 1)
+    ps = u.public_state()
+    assert ps["last_clear"]["cards"] == "4C 9D JH KH TC"
+    assert u.hand(1) == "QC" and ps["seats"][1]["known"] == ""
+    assert u.hand(0) == "4C 5C 6C" and ps["draw_size"] == 1   # P0 drew 4C back to three; 9D is left
+    assert {"JH", "KH", "TC"} <= set(ps["gone"].split()) and not {"4C", "9D"} & set(ps["gone"].split())
+
+
 def test_lopti_pile_clear_and_step_clear():
     e, u = start(2, ["JC 5D", "QC"], [[10, 6, 0, 0]], pile=[[1, "4C"], [0, "5C"], [1, "6C 6D"], [0, "9D"]])
     e.step(36)
