@@ -82,7 +82,8 @@ def create_app(cap: int = 64, ttl: float = 3600.0) -> Starlette:
     async def new_game(request):
         data = _fields(await _json_body(request), {"game", "config", "seat", "opponents", "seed"}, {"game"})
         # agents think (and kernels may compile) off the event loop, so other requests go on meanwhile
-        table = await run_in_threadpool(Table, data["game"], data.get("config") or {}, data.get("seat", 0),
+        config = data.get("config")
+        table = await run_in_threadpool(Table, data["game"], {} if config is None else config, data.get("seat", 0),
                                         data.get("opponents", "heuristic"), data.get("seed"))
         store.add(table)
         return JSONResponse(await run_in_threadpool(_locked, table, table.state))
@@ -98,7 +99,7 @@ def create_app(cap: int = 64, ttl: float = 3600.0) -> Starlette:
 
     async def record(request):
         table = store.get(request.path_params["id"])
-        rec = await run_in_threadpool(_locked, table, table.env.record)
+        rec = await run_in_threadpool(_locked, table, table.finished_record)
         return Response(records.dumps(rec), media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="{table.game}-{table.id}.json"'})
 

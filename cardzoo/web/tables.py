@@ -10,7 +10,7 @@ from collections import OrderedDict
 from cardzoo import records
 from cardzoo.options import check_seed
 from cardzoo.registry import list_games, make
-from cardzoo.web.views import hand_view, legal_names, table_view
+from cardzoo.web.views import hand_view, legal_names, public_move, table_view
 
 MAX_BOT_STEPS = 20000  # a game's every decision fits easily (a LOPTI round stops at max_moves)
 
@@ -90,7 +90,10 @@ class Table:
             return None
         return raw.seat_of(raw.agent_selection)
 
-    def _log(self, seat: int, action: str) -> None:
+    def _log(self, seat: int, action: str, phase: str) -> None:
+        """Log a move as the human saw it: its own in full, another seat's hidden move by its kind."""
+        if seat != self.seat:
+            action = public_move(self.game, phase, action)
         self.moves.append({"seat": seat, "action": action})
         frame = table_view(self.game, self.raw, {self.seat})
         frame["move"] = self.moves[-1]
@@ -107,8 +110,9 @@ class Table:
             if ag.needs_env:
                 ag.observe_env(self.raw, seat)
             a = int(ag.act(obs["observation"], obs["action_mask"]))
+            phase = self._phase()
             self.env.step(a)
-            self._log(seat, self.raw.action_name(a))
+            self._log(seat, self.raw.action_name(a), phase)
         raise RuntimeError(f"the agents made {MAX_BOT_STEPS} decisions without the game reaching the human")
 
     def act(self, action) -> None:
@@ -123,9 +127,13 @@ class Table:
         if action not in legal:
             raise RequestError(f"{action!r} is not legal now; legal: {', '.join(legal)}")
         self.moves, self.frames = [], []
+        phase = self._phase()
         self.env.step(self.raw.action_from_name(action))
-        self._log(seat, action)
+        self._log(seat, action, phase)
         self._bots()
+
+    def _phase(self) -> str:
+        return self.raw.infos[self.raw.agent_selection]["phase"]
 
     # ---- the state the API returns -------------------------------------------------------------
     def state(self) -> dict:
@@ -135,15 +143,25 @@ class Table:
         hand, buttons = hand_view(self.game, self.raw, self.seat, legal)
         rec = self.env.record()
         view = table_view(self.game, self.raw, "all" if rec["over"] else {self.seat})
+        # a record holds the seed and every move, so every hand: the human gets it once the game is over
         return {"id": self.id, "game": self.game, "config": self.config, "seat": self.seat,
                 "players": self.players, "to_act": actor, "your_turn": mine, "legal": legal,
                 "phase": view["phase"], "over": rec["over"], "result": rec["result"], "rewards": rec["rewards"],
                 "hand": hand, "buttons": buttons, "view": view, "moves": self.moves, "frames": self.frames,
-                "record": rec}
+                "record": rec if rec["over"] else None}
+
+    def finished_record(self) -> dict:
+        """The game's record; RequestError (409) while it is on, as the record would show every hand."""
+        rec = self.env.record()
+        if not rec["over"]:
+            raise RequestError("the game is still on: its record (the seed and every move) would show every "
+                               "hand; download it when the game is over", 409)
+        return rec
 
 
 class TableStore:
-    """Tables by id, at most `cap`, each dropped after `ttl` seconds without a request."""
+    """Tables by id, at most `cap`, each dropped after `ttl` seconds without a request (a finished one
+    sooner when a new game needs its place)."""
 
     def __init__(self, cap: int = 64, ttl: float = 3600.0):
         self.cap, self.ttl = cap, ttl
@@ -156,10 +174,15 @@ class TableStore:
             del self.tables[key]
 
     def add(self, table: Table) -> None:
+        """Hold a new table; when full, the finished game touched longest ago makes room (a live game
+        is never dropped for a new one: then the server is busy, 503)."""
         with self.lock:
             self._expire()
             if len(self.tables) >= self.cap:
-                raise RequestError(f"the server holds {self.cap} games already; try again later", 503)
+                done = [key for key, t in self.tables.items() if t.env.over]
+                if not done:
+                    raise RequestError(f"the server holds {self.cap} games in play already; try again later", 503)
+                del self.tables[min(done, key=lambda key: self.tables[key].touched)]
             self.tables[table.id] = table
 
     def get(self, table_id: str) -> Table:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardzoo.cards import RANKS, SUITS, card_index, card_symbol
+from cardzoo.cards import RANKS, SUITS, card_index, card_symbol, card_text
 ALTERNATE = {"S": 0, "H": 1, "C": 2, "D": 3}  # a hand's suits in alternating colours
 
 
@@ -156,6 +156,21 @@ _VIEWS = {"courtpiece": (_courtpiece, _courtpiece_hand), "shengji": (_shengji, _
           "lopti": (_lopti, _lopti_hand)}
 
 
+# Court Piece's observation block of the seat's own face-down card (courtpiece.md 3.4), set while the
+# seat has hidden a card it has seen (CP-7.3; not the unseen card of CP-7.8 or a Band timeout)
+_CP_OWN_HIDDEN = slice(104, 156)
+
+
+def _courtpiece_hidden(raw, ps: dict, show) -> list:
+    """The fact naming a face-down trump card for a seat in `show` that hid it and knows it."""
+    owner = ps["hidden_owner"]
+    if owner is None or not (show == "all" or owner in show):
+        return []
+    block = raw.observe(raw.possible_agents[owner])["observation"][_CP_OWN_HIDDEN]
+    known = np.flatnonzero(block)
+    return [[f"Face-down card (player_{owner})", card_text(int(known[0]))]] if known.size else []
+
+
 def table_view(game: str, raw, show: set[int] | str = frozenset()) -> dict:
     """The table as every seat sees it, with the hands of the seats in `show` ("all": every seat)."""
     ps = raw.public_state()
@@ -165,6 +180,8 @@ def table_view(game: str, raw, show: set[int] | str = frozenset()) -> dict:
         visible = show == "all" or st["seat"] in show
         st["cards"] = _cards(raw.hand(st["seat"])) if visible else None
         st.setdefault("up", [])
+    if game == "courtpiece":
+        view["facts"] += _courtpiece_hidden(raw, ps, show)
     return view
 
 
@@ -175,6 +192,23 @@ def hand_view(game: str, raw, seat: int, legal: list[str]) -> tuple[list[dict], 
     hand = _VIEWS[game][1](raw, seat, legal_set)
     on_cards = {h["action"] for h in hand if h["action"]}
     return hand, [a for a in legal if a not in on_cards]
+
+
+# Moves the other seats do not see when they are made (each spec's hidden information): a Sheng Ji
+# banker's buried kitty cards (SJ-5), a Court Piece trump card hidden face down (Chhupa Rang, Band),
+# LOPTI's ballots, volunteer answers and rock-paper-scissors throws (lopti.md 3.4). What they were
+# shows in the table once the rules make it public.
+HIDDEN_MOVES = {
+    "shengji": {"BURY": "buries a card"},
+    "courtpiece": {"hide": "hides a card", "band_hide": "hides a card"},
+    "lopti": {"setup_vote": "votes", "ballot": "votes", "volunteer": "answers", "bracket": "throws",
+              "match": "throws"},
+}
+
+
+def public_move(game: str, phase: str, action: str) -> str:
+    """How another seat sees `action`, made in `phase`: its name, or for a hidden move what kind it was."""
+    return HIDDEN_MOVES.get(game, {}).get(phase, action)
 
 
 def legal_names(raw) -> list[str]:

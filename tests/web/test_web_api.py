@@ -61,6 +61,9 @@ def test_a_whole_game_through_the_api_and_its_record_replays(client, game, confi
     assert sorted([h["action"] for h in state["hand"] if h["action"]] + state["buttons"]) == sorted(state["legal"])
     assert state["frames"] == [] or state["frames"][-1]["move"] == state["moves"][-1]
     assert client.get(f"/api/games/{state['id']}").json() == state
+    assert state["record"] is None     # a live game's record (seed and every move) would show every hand
+    live = client.get(f"/api/games/{state['id']}/record")
+    assert live.status_code == 409 and "the game is still on" in live.json()["error"]
     end = play_out(client, state)
     assert end["to_act"] is None and end["legal"] == [] and end["result"] is not None
     rec = end["record"]
@@ -122,6 +125,8 @@ def test_a_learned_checkpoint_plays_as_an_opponent(client):
     ("post", "/api/games", {"game": "chess"}, 400, "unknown game 'chess'"),
     ("post", "/api/games", {"game": "courtpiece", "config": {"variant": "x"}}, 400, "config: option variant"),
     ("post", "/api/games", {"game": "courtpiece", "config": [1]}, 400, "'config' must be an object"),
+    ("post", "/api/games", {"game": "courtpiece", "config": []}, 400, "'config' must be an object"),
+    ("post", "/api/games", {"game": "courtpiece", "config": ""}, 400, "'config' must be an object"),
     ("post", "/api/games", {"game": "courtpiece", "seat": 4}, 400, "'seat' must be an int in 0..3"),
     ("post", "/api/games", {"game": "lopti", "config": {"num_players": 3}, "seat": 3}, 400, "in 0..2"),
     ("post", "/api/games", {"game": "courtpiece", "opponents": "wizard"}, 400, "opponent 'wizard': unknown agent"),
@@ -141,7 +146,8 @@ def test_a_learned_checkpoint_plays_as_an_opponent(client):
     ("post", "/api/games/nope/actions", {"action": "pass"}, 404, "no game 'nope'"),
     ("get", "/api/nowhere", None, 404, "Not Found"),
     ("post", "/api/replays", {"format": "cardzoo-record", "version": 7}, 400, "record: 'version' 7"),
-    ("post", "/api/replays", "[]", 400, "record: a record is a JSON object"),
+    ("post", "/api/replays", "[]", 400, "record: a record is a JSON object, not a list"),
+    ("post", "/api/replays", "", 400, "record: a record is a JSON object, not nothing (null or an empty text)"),
     ("delete", "/api/games", None, 405, "Method Not Allowed"),
 ])
 def test_bad_requests_get_a_4xx_with_a_json_error(client, method, url, body, status, message):
@@ -167,8 +173,47 @@ def test_bad_actions_leave_the_game_as_it_was(client):
     assert client.get(f"/api/games/{state['id']}").json() == end
 
 
+@pytest.mark.parametrize("game, config, seed, phase, shown", [
+    ("shengji", {"decks": 2}, 7, "BURY", "buries a card"),                        # SJ-5: the kitty
+    ("courtpiece", {"variant": "chhupa_rang"}, 1, "hide", "hides a card"),        # the hidden trump
+])
+def test_bots_hidden_moves_are_logged_by_their_kind_only(client, game, config, seed, phase, shown):
+    """The moves log and frames show another seat's hidden move as what kind it was, never the card."""
+    state = new_game(client, game=game, config=config, seed=seed)
+    seen = []
+    for _ in range(400):
+        seen += [m for m in state["moves"] if m["seat"] != 0]
+        if state["over"] or any(m["action"] == shown for m in seen):
+            break
+        choice = "pass" if "pass" in state["legal"] else state["legal"][0]   # leave the declaring to the bots
+        state = client.post(f"/api/games/{state['id']}/actions", json={"action": choice}).json()
+    hidden = [m for m in seen if m["action"] == shown]
+    assert hidden, f"no bot made a {phase} move"
+    assert all(f["move"]["action"] == m["action"] for f, m in zip(state["frames"], state["moves"]))
+    from cardzoo.web.views import public_move
+    assert public_move(game, phase, "anything") == shown and public_move(game, "play", "play AS") == "play AS"
+
+
+def test_lopti_ballots_stay_hidden_until_all_are_cast(client):
+    """lopti.md 3.4: a bot's ballot, volunteer answer or throw is logged as 'votes', 'answers' or
+    'throws'; the human's own is logged in full."""
+    body = {"game": "lopti", "config": {"session": True, "session_rounds": 3, "num_players": 3}, "seed": 1,
+            "opponents": "random"}
+    state = new_game(client, **body)
+    kinds = set()
+    for _ in range(3000):
+        kinds |= {m["action"] for m in state["moves"] if m["seat"] != 0}
+        assert not {"yes", "no", "rock", "paper", "scissors"} & kinds
+        if state["over"] or "votes" in kinds:
+            break
+        legal = state["legal"]
+        choice = next((a for a in legal if a.startswith("propose")), legal[0])
+        state = client.post(f"/api/games/{state['id']}/actions", json={"action": choice}).json()
+    assert "votes" in kinds
+
+
 def test_a_wrong_record_is_refused_naming_its_step(client):
-    rec = new_game(client, game="courtpiece")["record"]
+    rec = play_out(client, new_game(client, game="courtpiece"))["record"]
     rec["steps"] = [dict(rec["steps"][0], action="lead reveal")] + rec["steps"][1:] if rec["steps"] else [
         {"actor": 0, "action": "lead reveal"}]
     r = client.post("/api/replays", json=rec)
@@ -180,7 +225,11 @@ def test_games_are_capped_and_expire():
     first = capped.post("/api/games", json={"game": "courtpiece"})
     assert first.status_code == 200
     r = capped.post("/api/games", json={"game": "courtpiece"})
-    assert r.status_code == 503 and "holds 1 games already" in r.json()["error"]
+    assert r.status_code == 503 and "holds 1 games in play already" in r.json()["error"]
+    play_out(capped, first.json())                   # a finished game gives its place to a new one
+    second = capped.post("/api/games", json={"game": "courtpiece"})
+    assert second.status_code == 200
+    assert capped.get(f"/api/games/{first.json()['id']}").status_code == 404
     expiring = TestClient(create_app(ttl=0))
     gid = expiring.post("/api/games", json={"game": "courtpiece"}).json()["id"]
     assert expiring.get(f"/api/games/{gid}").status_code == 404
@@ -217,3 +266,19 @@ def test_serve_binds_loopback_by_default():
 
     args = build_parser().parse_args(["serve"])
     assert (args.host, args.port) == ("127.0.0.1", 8000)
+
+
+def test_the_hider_sees_its_face_down_card_and_nobody_else_does():
+    """CP-7.3: the hider knows the card it put face down (the page names it among the facts); the other
+    seats see only that a card lies face down (CP-7.1)."""
+    from cardzoo.web.tables import Table
+    from cardzoo.web.views import table_view
+
+    table = Table("courtpiece", {"variant": "chhupa_rang"}, 0, "heuristic", 3)
+    state = table.state()
+    assert state["phase"] == "hide" and state["your_turn"]
+    table.act(state["legal"][0])
+    facts = dict(table.state()["view"]["facts"])
+    assert facts["Face-down card (player_0)"] == state["legal"][0].split()[1] and facts["Trump"] == "face down"
+    for seat in (1, 2, 3):
+        assert not any(label.startswith("Face-down card") for label, _ in table_view("courtpiece", table.raw, {seat})["facts"])
