@@ -93,7 +93,11 @@ class Recorder(BaseWrapper):
         raw = env.unwrapped
         self.game = game_of(raw)
         self.config = config_of(raw)
-        self.players = players
+        if players is not None and (not isinstance(players, (list, tuple)) or len(players) != raw.num_players
+                                    or not all(isinstance(p, str) for p in players)):
+            raise ValueError(f"players must be None or a list of {raw.num_players} labels (one a seat), "
+                             f"got {players!r}")
+        self.players = None if players is None else list(players)
         self.seeds = None
         self.seed = None
         self.reset_options = None
@@ -200,7 +204,9 @@ def _is_int(x) -> bool:
 def validate(record) -> None:
     """Structure only (types and keys); `replay` checks what the env says about it."""
     if not isinstance(record, dict):
-        raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
+        got = {type(None): "nothing (null or an empty text)", list: "a list", str: "a string", bool: "true or false",
+               int: "a number", float: "a number"}.get(type(record), type(record).__name__)
+        raise RecordError(f"a record is a JSON object, not {got}")
     if record.get("format") != FORMAT:
         raise RecordError(f"'format' must be {FORMAT!r}, got {record.get('format')!r}")
     if record.get("version") != VERSION:
@@ -255,6 +261,15 @@ def start(record: dict):
     if record.get("env", env.metadata["name"]) != env.metadata["name"]:
         raise RecordError(f"the record was written by {record['env']}, this env is {env.metadata['name']} "
                           f"(a changed env may play the same steps differently)")
+    players = record.get("players")
+    if players is not None and len(players) != env.num_players:
+        raise RecordError(f"'players' lists {len(players)} label(s), the game has {env.num_players} seats")
+    # env.reset warns about an unknown options key and ignores it (9.6); a record that names one was not
+    # written by a Recorder, whose options are the ones the env took
+    unknown = sorted(set(record.get("options") or {}) - set(env.reset_options))
+    if unknown:
+        raise RecordError(f"reset options: unknown key(s) {', '.join(map(repr, unknown))}; known keys: "
+                          f"{', '.join(map(repr, env.reset_options))}")
     try:
         env.reset(seed=record["seed"], options=record.get("options"))
     except _BAD_INPUT as e:
@@ -322,8 +337,8 @@ def check(record: dict) -> dict:
     if "over" in record and record["over"] != replayed["over"]:
         raise RecordError(f"after step {n}: the record says the game is {'over' if record['over'] else 'not over'}, "
                           f"but it is {'over' if replayed['over'] else 'not over'}")
-    for key in ("truncated", "rewards", "result"):
-        if record.get(key) is not None and not _same(jsonable(record[key]), replayed[key]):
+    for key in ("truncated", "rewards", "result"):  # each one the record states, null included
+        if key in record and not _same(jsonable(record[key]), replayed[key]):
             raise RecordError(f"after step {n}: {key} differs: the record has {record[key]!r}, "
                               f"the replay {replayed[key]!r}")
     return replayed

@@ -64,7 +64,8 @@ def render_text(ps: dict, hands: list[list[int]], viewer: int | None = None) -> 
         else:
             lines.append(f"  s{seat} (team {seat % 2}): {ps['hand_sizes'][seat]} cards")
     trick = " ".join(f"s{s}:{card_symbol(card_index(c))}" for s, c in ps["current_trick"]) or "-"
-    lines.append(f"trick {ps['trick_number'] + 1}: {trick}")
+    if ps["current_trick"] or ps["phase"] != "over":  # over, no trick is in play (nor the one after the last)
+        lines.append(f"trick {ps['trick_number'] + 1}: {trick}")
     lines.append(f"tricks won (team 0, team 1): {ps['tricks_won'][0]} - {ps['tricks_won'][1]}")
     if ps["variant"] == "double_sar":
         run = f"s{ps['run_holder']}" if ps["run_holder"] is not None else "none"

@@ -240,6 +240,13 @@ def test_courtpiece_render_ansi():
     env.reset(seed=2, options={"deal": {"hands": DEAL_A, "dealer": 3}})
     env.step(37)
     assert "hidden" in env.render()
+    text = env.render()
+    assert "trick 1: -" in text or "trick 1: s" in text
+    while env.agents:   # over: the table shows no trick after the last one
+        agent = env.agent_selection
+        env.step(None if env.terminations[agent] else int(np.flatnonzero(env.infos[agent]["action_mask"])[0]))
+    text = env.render()
+    assert "result: team" in text and "\ntrick " not in text
 
 
 # ---- 9.7 determinism and 9.8 AEC == BatchGame ---------------------------------------------------

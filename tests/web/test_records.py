@@ -40,7 +40,8 @@ _RECORDED = {}
 def recorded(game: str) -> dict:
     """One random game of `game` (small config), recorded once per test session."""
     if game not in _RECORDED:
-        env = records.Recorder(make(game, **CONFIGS[game]), players=[f"random#{s}" for s in range(4)])
+        raw = make(game, **CONFIGS[game])
+        env = records.Recorder(raw, players=[f"random#{s}" for s in range(raw.unwrapped.num_players)])
         env.reset(seed=11)
         play_random(env, 5)
         _RECORDED[game] = env.record()
@@ -132,6 +133,10 @@ def _mutated(rec, fn):
     (lambda r: r.update(extra=1), r"unknown key\(s\) 'extra'"),
     (lambda r: r.update(env="courtpiece_v9"), r"written by courtpiece_v9, this env is courtpiece_v0"),
     (lambda r: r.update(config={"render_mode": "ansi"}), r"^config: "),
+    (lambda r: r.update(result=None), r"result differs: the record has None"),        # over, yet no result
+    (lambda r: r.update(rewards=None), r"rewards differs: the record has None"),
+    (lambda r: r.update(options={"bogus": 1}), r"^reset options: unknown key\(s\) 'bogus'; known keys: 'deal'"),
+    (lambda r: r.update(players=["a"]), r"'players' lists 1 label\(s\), the game has 4 seats"),
 ])
 def test_a_bad_record_names_its_first_wrong_step_or_field(fix, message):
     rec = recorded("courtpiece")
