@@ -8,6 +8,8 @@ import json
 import os
 import shutil
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -46,6 +48,7 @@ def browser(live_server, tmp_path_factory):
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
     options.binary_location = binary
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})   # the page's console, for JS errors
     from selenium.common.exceptions import WebDriverException
 
     try:
@@ -80,6 +83,38 @@ def server_state(driver, live_server) -> dict:
 
     gid = driver.execute_script("return game.id")
     return json.loads(urllib.request.urlopen(f"{live_server}/api/games/{gid}", timeout=30).read())
+
+
+def js_errors(driver) -> list[str]:
+    """The page's console errors (uncaught exceptions among them) since the previous call."""
+    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def rect(driver, css: str) -> dict:
+    return driver.execute_script("const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+                                 "return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}", css)
+
+
+def disjoint(a: dict, b: dict) -> bool:
+    return a["right"] <= b["left"] or b["right"] <= a["left"] or a["bottom"] <= b["top"] or b["bottom"] <= a["top"]
+
+
+def inside(a: dict, b: dict) -> bool:
+    return b["left"] <= a["left"] and a["right"] <= b["right"] and b["top"] <= a["top"] and a["bottom"] <= b["bottom"]
+
+
+def visible_in_log(driver, css: str) -> bool:
+    """Whether the log item `css` lies within the scrolled log box."""
+    return inside(rect(driver, f"#log {css}"), rect(driver, "#log"))
+
+
+def viewport(driver, width: int | None, height: int | None = None) -> None:
+    """Emulate a window of this viewport size (None: the browser's own again)."""
+    if width is None:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    else:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
 
 
 def start(driver, live_server, game: str, option: str | None = None, opponents: str = "heuristic", seed: int = 1):
@@ -122,13 +157,24 @@ def play_by_clicking(driver, live_server, name: str, limit: int = 400) -> tuple[
 def test_play_a_court_piece_bazi_by_clicking_then_replay_it(browser, live_server):
     start(browser, live_server, "courtpiece", "single_sar", seed=5)
     shot(browser, "courtpiece-start")
+    # a live game's record would show every hand: no download until the end, and the server's refusal
+    # is the page's error line should the link be followed anyway
+    assert not browser.find_element(By.ID, "download").is_displayed()
+    assert not browser.find_element(By.ID, "to-replay").is_displayed()
+    browser.execute_script("document.getElementById('download').click()")
+    WebDriverWait(browser, 30).until(lambda d: d.find_element(By.ID, "error").is_displayed())
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(browser.find_element(By.ID, "download").get_attribute("href"), timeout=30)
+    assert browser.find_element(By.ID, "error").text == json.loads(refused.value.read())["error"]
     clicks, end = play_by_clicking(browser, live_server, "courtpiece")
     assert end["over"] and clicks == sum(1 for st in end["record"]["steps"] if st["actor"] == 0)
     assert end["record"]["seed"] == 5
     headline = browser.find_element(By.CSS_SELECTOR, "#result .headline").text
     mine = end["rewards"][0]
     assert headline.startswith("You won" if mine > 0 else "You lost" if mine < 0 else "A draw")
+    assert browser.find_element(By.ID, "download").is_displayed()
     assert browser.find_element(By.ID, "download").get_attribute("href").endswith(f"/api/games/{end['id']}/record")
+    assert visible_in_log(browser, "li:last-child")              # the last move, above the result box
     shot(browser, "courtpiece-over")
     records.check(end["record"])
 
@@ -150,6 +196,7 @@ def test_play_a_court_piece_bazi_by_clicking_then_replay_it(browser, live_server
     wait_for(browser, "replay-end")
     assert browser.find_element(By.ID, "rp-pos").text == f"{n} / {n}"
     assert browser.find_element(By.ID, "result").is_displayed()
+    assert visible_in_log(browser, "li.current")
     browser.find_element(By.ID, "rp-first").click()
     assert browser.find_element(By.ID, "rp-pos").text == f"0 / {n}"
 
@@ -186,6 +233,18 @@ def test_replay_an_uploaded_arena_record(browser, live_server, tmp_path):
     plates = [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".seat .plate")]
     assert any("heuristic" in p for p in plates) and any("random" in p for p in plates)
     shot(browser, "arena-replay")
+    browser.find_element(By.ID, "rp-last").click()
+    wait_for(browser, "replay-end")
+    assert browser.find_element(By.ID, "result").is_displayed() and visible_in_log(browser, "li.current")
+    # the Play tab shows its own (empty) table, not the replay's end and result
+    browser.find_element(By.ID, "tab-play").click()
+    wait_for(browser, "setup")
+    assert not browser.find_element(By.ID, "result").is_displayed()
+    assert not browser.find_elements(By.CSS_SELECTOR, "#felt .seat, #felt .card, #log li")
+    assert "New game" in browser.find_element(By.ID, "felt").text
+    browser.find_element(By.ID, "tab-replay").click()                # and the replay is where it was
+    wait_for(browser, "replay-end")
+    assert browser.find_element(By.ID, "rp-pos").text == f"{n} / {n}"
     # a pasted record that the env refuses: the page shows the server's error naming the step
     bad = dict(rec, steps=[dict(rec["steps"][0], actor=(rec["steps"][0]["actor"] + 1) % 4)] + rec["steps"][1:])
     box = browser.find_element(By.ID, "rp-text")
@@ -216,3 +275,65 @@ def test_the_bots_moves_are_shown_one_at_a_time(browser, live_server):
         if len(grown) >= 3:       # three bot moves or more, each drawn on its own
             return
     pytest.fail("no reply of several bot moves was drawn move by move")
+
+
+def test_replay_steps_need_a_record(browser, live_server):
+    """Before a record is loaded the step buttons are disabled, and neither they nor the arrow keys
+    raise an error in the page."""
+    browser.get(f"{live_server}/?speed=0")
+    wait_for(browser, "setup")
+    js_errors(browser)
+    browser.find_element(By.ID, "tab-replay").click()
+    wait_for(browser, "replay-empty")
+    for b in ("rp-first", "rp-prev", "rp-next", "rp-last"):
+        button = browser.find_element(By.ID, b)
+        assert not button.is_enabled()
+        browser.execute_script("arguments[0].disabled = false; arguments[0].click(); arguments[0].disabled = true",
+                               button)
+    for key in ("ArrowRight", "ArrowLeft"):
+        browser.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: arguments[0]}))", key)
+    assert browser.find_element(By.ID, "rp-pos").text == "-"
+    assert page_state(browser) == "replay-empty"
+    assert js_errors(browser) == []
+
+
+def test_numbers_and_agent_names_as_shown(browser, live_server):
+    """Float32 noise is cut to 3 decimals; a learned agent's plate names its file, not the server's path."""
+    browser.get(f"{live_server}/?speed=0")
+    wait_for(browser, "setup")
+    shown = browser.execute_script(
+        "return [fmtValue([-1, 1, -0.3333333432674408, 0.5]), fmt(0.3333333432674408), fmt(-2), num(2.50),"
+        " shortSpec('learned:/long/path/agents/checkpoints/shengji.pt'), shortSpec('pimc:samples=16,rollouts=8')]")
+    assert shown == ["[-1, 1, -0.333, 0.5]", "+0.333", "-2", "2.5", "learned:shengji.pt", "pimc:samples=16,rollouts=8"]
+
+
+def test_narrow_and_short_windows(browser, live_server):
+    """At a phone's 400 px the table, the hand and the side panel stack without overlapping, the seats'
+    plates inside the table and clear of each other and of the cards on it; at 1280x657 (a 1280x800
+    window's page) the whole hand is in view without scrolling."""
+    try:
+        viewport(browser, 400, 800)
+        start(browser, live_server, "courtpiece", "chhupa_rang", seed=1)
+        WebDriverWait(browser, 10).until(lambda d: d.execute_script(
+            "return document.getElementById('felt').classList.contains('narrow')"))
+        shot(browser, "narrow-400")
+        felt, side, hand = rect(browser, "#felt"), rect(browser, "#side"), rect(browser, "#hand-area")
+        assert disjoint(felt, side) and disjoint(felt, hand) and disjoint(hand, side)
+        assert felt["right"] <= 400 and side["right"] <= 400 and hand["right"] <= 400
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 400
+        plates = [rect(browser, f"#seat-{s} .plate") for s in range(4)]
+        assert all(inside(p, felt) for p in plates)
+        assert all(disjoint(a, b) for i, a in enumerate(plates) for b in plates[i + 1:])
+        plays = browser.execute_script("return [...document.querySelectorAll('#felt .play')].map((e) => {"
+                                       "const r = e.getBoundingClientRect();"
+                                       "return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}})")
+        assert plays and all(disjoint(p, q) for p in plays for q in plates)     # this deal: 3 cards out
+
+        viewport(browser, 1280, 657)
+        start(browser, live_server, "shengji", "2", seed=7)
+        shot(browser, "sheng-ji-1280x657")
+        assert browser.execute_script("return document.documentElement.scrollHeight") <= 657
+        cards = rect(browser, "#hand")
+        assert cards["bottom"] <= 657 and cards["right"] <= 1280
+    finally:
+        viewport(browser, None)

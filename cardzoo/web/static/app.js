@@ -26,6 +26,12 @@ function showError(msg) {
   box.hidden = !msg;
 }
 
+async function errorOf(res) {
+  // the server's {"error": ...} message of a failed response
+  const data = await res.json().catch(() => ({}));
+  return (data && data.error) || `HTTP ${res.status}`;
+}
+
 async function api(method, url, body) {
   const opts = { method, headers: {} };
   if (body !== undefined) {
@@ -33,9 +39,32 @@ async function api(method, url, body) {
     opts.body = typeof body === "string" ? body : JSON.stringify(body);
   }
   const res = await fetch(url, opts);
-  const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
-  return data;
+  if (!res.ok) throw new Error(await errorOf(res));
+  return res.json();
+}
+
+// numbers for display: at most 3 decimals, no trailing zeros (float32 rewards: -0.3333333432674408 -> -0.333)
+function num(x) {
+  if (!Number.isFinite(x) || Number.isInteger(x)) return String(x);
+  const r = Number(x.toFixed(3));
+  return String(Object.is(r, -0) ? 0 : r);
+}
+
+function fmt(x) { return (x > 0 ? "+" : "") + num(x); }
+
+function fmtValue(v) {
+  // a result value as compact JSON, its numbers through num()
+  if (typeof v === "number") return num(v);
+  if (Array.isArray(v)) return `[${v.map(fmtValue).join(", ")}]`;
+  if (v && typeof v === "object") {
+    return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${fmtValue(x)}`).join(", ")}}`;
+  }
+  return typeof v === "string" ? v : JSON.stringify(v);
+}
+
+function shortSpec(spec) {
+  // an agent spec with every file path cut to its file name: learned:/long/path/shengji.pt -> learned:shengji.pt
+  return spec.replace(/[^:,=]*[\/\\]([^:,=\/\\]*)/g, "$1");
 }
 
 // ---- cards ---------------------------------------------------------------------------------------
@@ -68,69 +97,74 @@ function sortKey(text) {
 function sortedCards(cards) { return [...cards].sort((a, b) => sortKey(a) - sortKey(b)); }
 
 // ---- the table -----------------------------------------------------------------------------------
+let lastTable = null;   // drawTable's latest arguments: the table is drawn again when the window is resized
+
 function seatPos(rel, n, radius) {
   const angle = Math.PI / 2 + (2 * Math.PI * rel) / n;   // rel 0 at the bottom, then around
   return [50 + radius[0] * Math.cos(angle), 50 + radius[1] * Math.sin(angle)];
 }
 
+const rectOf = (e) => e.getBoundingClientRect();
+
+function overlaps(a, b, gap = 3) {
+  return a.left < b.right + gap && b.left < a.right + gap && a.top < b.bottom + gap && b.top < a.bottom + gap;
+}
+
+function seatParts(felt) {
+  // what a card on the table must not cover: every seat's plate, fans and card count
+  return [...felt.querySelectorAll(".seat > *")].map(rectOf).filter((r) => r.width && r.height);
+}
+
+function welcome(html) {
+  // an empty table with a line of text
+  lastTable = null;
+  $("felt").innerHTML = `<div class="welcome"><p>${html}</p></div>`;
+  $("facts").innerHTML = $("log").innerHTML = $("last-slot").innerHTML = "";
+  $("result").hidden = true;
+}
+
 function drawTable(view, opts) {
   // opts: {viewer, players, freshSeat, showBottomHand}
+  lastTable = [view, opts];
   const felt = $("felt");
   felt.innerHTML = "";
+  $("last-slot").innerHTML = "";
+  const narrow = felt.clientWidth < 560;   // a phone: smaller cards on the table, fewer card backs
+  felt.classList.toggle("narrow", narrow);
   const n = view.seats.length;
   const rel = (s) => (s - opts.viewer + n) % n;
-  for (const st of view.seats) {
-    const r = rel(st.seat);
-    const bottom = r === 0;
-    // every hand face up (replays) takes more room: the seats move in
-    const radius = opts.showBottomHand ? [34, 33] : view.pile ? [38, bottom ? 36 : 32] : bottom ? [40, 40] : [38, 38];
-    const [x, y] = seatPos(r, n, radius);
-    const box = el("div", "seat" + (view.actor === st.seat ? " acting" : ""));
-    box.id = `seat-${st.seat}`;
-    box.style.left = `${x}%`;
-    box.style.top = `${y}%`;
-    const plate = el("div", "plate");
-    plate.append(`player_${st.seat} `);
-    const who = opts.players ? opts.players[st.seat] : null;
-    if (who) plate.append(el("span", "who", who === "human" ? "(you)" : who));
-    for (const t of st.tags) plate.append(el("span", "tag", t));
-    const cards = el("div", "fan small");
-    const showCards = st.cards && (!bottom || opts.showBottomHand);
-    if (showCards) {
-      for (const c of sortedCards(st.cards)) cards.append(cardEl(c, true));
-    } else if (!bottom) {
-      for (let i = 0; i < Math.min(st.count, 8); i++) cards.append(backEl(true));
-    }
-    const extra = el("div", "fan small");
-    for (const c of st.up || []) extra.append(cardEl(c, true));
-    for (let i = 0; i < st.down; i++) extra.append(backEl(true));
-    if (bottom && !opts.showBottomHand) box.append(extra, plate);    // the hand itself is below the table
-    else if (r === 2 || (n > 4 && r > 1 && r < n - 1)) box.append(cards, extra, plate);
-    else box.append(plate, cards, extra);
-    if (!showCards && !bottom) box.append(el("div", "count", `${st.count} cards`));
-    felt.append(box);
-  }
+  drawSeats(felt, view, opts, rel, narrow ? "narrow" : "wide");
+  if (seatsOverlap(felt)) drawSeats(felt, view, opts, rel, "compact");   // no room for the card backs
+  let pile = null;
   if (view.pile) {
-    const pile = el("div");
+    pile = el("div");
     pile.id = "pile";
     for (const [s, cards] of view.table) {
       const play = el("div", "play-col");
       const row = el("div", "fan small");
-      for (const c of cards) row.append(cardEl(c, true));
+      for (const c of cards) {
+        const card = cardEl(c, true);
+        card.title = `${c}, player_${s}`;
+        row.append(card);
+      }
       play.append(row, el("div", "who", `player_${s}`));
       pile.append(play);
     }
     felt.append(pile);
-  } else {
-    for (const [s, cards] of view.table) {
-      const [x, y] = seatPos(rel(s), n, opts.showBottomHand ? [13, 12] : [15, 17]);
-      const play = el("div", "play" + (s === opts.freshSeat ? " fresh" : ""));
-      play.style.left = `${x}%`;
-      play.style.top = `${y}%`;
-      play.dataset.seat = s;
-      for (const c of cards) play.append(cardEl(c));
-      felt.append(play);
+  }
+  const obstacles = seatParts(felt);
+  if (pile) {
+    // the middle, else as near it, up or down, as it goes clear of the seats; else its plays overlapped
+    // (who played each card: its tooltip, and the log)
+    const clear = () => [0, -3, 3, -6, 6, -9, 9, -12, 12, -15, 15, -18, 18, -21, 21].some((dy) => {
+      pile.style.top = `${50 + dy}%`;
+      return !obstacles.some((o) => overlaps(rectOf(pile), o));
+    });
+    if (!clear()) {
+      pile.classList.add("tight");
+      if (!clear()) pile.style.top = "50%";
     }
+    obstacles.push(rectOf(pile));
   }
   if (view.last) {
     const last = el("div", "last");
@@ -142,16 +176,114 @@ function drawTable(view, opts) {
       row.append(grp);
     }
     last.append(row);
+    // a free corner of the table (its cards overlapped if need be), else the side panel
     felt.append(last);
+    const corner = ["", " tight"].flatMap((t) => ["tl", "bl", "tr", "br"].map((c) => c + t)).find((c) => {
+      last.className = `last ${c}`;
+      const box = rectOf(last);
+      return !obstacles.some((o) => overlaps(box, o, 6));
+    });
+    if (corner) obstacles.push(rectOf(last));
+    else {
+      last.className = "last";
+      $("last-slot").append(last);
+    }
   }
-  felt.append(el("div", "phase", `phase: ${view.phase}`));
+  if (!view.pile) {
+    if (!placePlays(felt, view, opts, rel, n, obstacles, narrow) && !narrow) {
+      placePlays(felt, view, opts, rel, n, obstacles, true);     // no room: smaller cards
+    }
+  }
   const facts = $("facts");
   facts.innerHTML = "";
-  for (const [k, v] of view.facts) {
+  for (const [k, v] of [["Phase", view.phase], ...view.facts]) {
     const tr = el("tr");
-    tr.append(el("td", "", k), el("td", "", v));
+    const text = typeof v === "string" ? v.replace(/-?\d+\.\d{4,}/g, (x) => num(Number(x))) : fmtValue(v);
+    tr.append(el("td", "", k), el("td", "", text));
     facts.append(tr);
   }
+}
+
+function drawSeats(felt, view, opts, rel, size) {
+  // the seats round the rim; size: "wide", "narrow" (fewer card backs) or "compact" (only counts)
+  felt.querySelectorAll(".seat").forEach((e) => e.remove());
+  const n = view.seats.length;
+  for (const st of view.seats) {
+    const r = rel(st.seat);
+    const bottom = r === 0;
+    // each seat hugs the rim: at x% across the table, x% of its box lies left of that point, so no
+    // box reaches past the edge however wide its plate or cards are
+    const [x, y] = seatPos(r, n, [50, 50]);
+    const where = bottom ? "bottom" : y < 20 ? "top" : "side";
+    const box = el("div", `seat ${where}` + (view.actor === st.seat ? " acting" : ""));
+    box.id = `seat-${st.seat}`;
+    box.style.left = `calc(8px + (100% - 16px) * ${(x / 100).toFixed(4)})`;
+    box.style.top = `calc(8px + (100% - 16px) * ${(y / 100).toFixed(4)})`;
+    box.style.transform = `translate(${-x.toFixed(2)}%, ${-y.toFixed(2)}%)`;
+    const plate = el("div", "plate");
+    plate.append(el("span", "name", `player_${st.seat}`));
+    const who = opts.players ? opts.players[st.seat] : null;
+    if (who) {
+      plate.append(" ", el("span", "who", who === "human" ? "(you)" : shortSpec(who)));
+      plate.title = `player_${st.seat}: ${who}`;     // the full spec, a learned checkpoint's path too
+    }
+    for (const t of st.tags) plate.append(" ", el("span", "tag", t));
+    const cards = el("div", "fan small");
+    const showCards = st.cards && (!bottom || opts.showBottomHand);
+    if (showCards) {
+      for (const c of sortedCards(st.cards)) cards.append(cardEl(c, true));
+    } else if (!bottom) {
+      cards.classList.add("backs");
+      const most = { wide: 8, narrow: where === "side" ? 3 : 5, compact: 0 }[size];
+      for (let i = 0; i < Math.min(st.count, most); i++) cards.append(backEl(true));
+    }
+    const extra = el("div", "fan small");
+    for (const c of st.up || []) extra.append(cardEl(c, true));
+    for (let i = 0; i < st.down; i++) extra.append(backEl(true));
+    if (bottom && !opts.showBottomHand) box.append(extra, plate);    // the hand itself is below the table
+    else if (where === "top") box.append(cards, extra, plate);       // the plate toward the middle
+    else box.append(plate, cards, extra);
+    if (!showCards && !bottom) box.append(el("div", "count", `${st.count} cards`));
+    felt.append(box);
+  }
+}
+
+function seatsOverlap(felt) {
+  // whether two seats' plates or cards overlap
+  const seats = [...felt.querySelectorAll(".seat")].map(
+    (s) => [...s.children].map(rectOf).filter((r) => r.width && r.height));
+  return seats.some((a, i) => seats.slice(i + 1).some((b) => a.some((r) => b.some((q) => overlaps(r, q, 2)))));
+}
+
+function placePlays(felt, view, opts, rel, n, obstacles, mini) {
+  // the cards each seat has on the table, between the seat and the middle: moved toward the middle as
+  // far as they must not to cover a plate, a hand or another play. False if some still overlap.
+  felt.querySelectorAll(".play").forEach((p) => p.remove());
+  const base = opts.showBottomHand ? [13, 12] : [15, 17];
+  const placed = [];
+  let clear = true;
+  for (const [s, cards] of view.table) {
+    const play = el("div", "play" + (s === opts.freshSeat ? " fresh" : "") + (mini ? " mini" : ""));
+    play.dataset.seat = s;
+    for (const c of cards) play.append(cardEl(c, mini));
+    felt.append(play);
+    let ok = false;
+    for (let f = 1; f >= -0.01 && !ok; f -= 0.1) {
+      const [x, y] = seatPos(rel(s), n, [base[0] * f, base[1] * f]);
+      play.style.left = `${x}%`;
+      play.style.top = `${y}%`;
+      const box = rectOf(play);
+      ok = !obstacles.some((o) => overlaps(box, o)) && !placed.some((p) => overlaps(box, p));
+    }
+    if (!ok) {   // nowhere free: its nominal place
+      const [x, y] = seatPos(rel(s), n, base);
+      play.style.left = `${x}%`;
+      play.style.top = `${y}%`;
+      clear = false;
+    }
+    placed.push(rectOf(play));
+  }
+  return clear;
 }
 
 function drawLog(moves, current, mySeat) {
@@ -162,8 +294,14 @@ function drawLog(moves, current, mySeat) {
       `player_${m.seat}: ${m.action}`);
     log.append(li);
   });
-  const cur = log.children[current];   // keep the current move in view, else the newest
-  log.scrollTop = cur ? cur.offsetTop - log.clientHeight / 2 : log.scrollHeight;
+}
+
+function scrollLog() {
+  // the current move in the middle of the log, else the newest at its bottom. Called after the result
+  // box is drawn: that box takes its height from the log.
+  const log = $("log");
+  const cur = log.querySelector("li.current");
+  log.scrollTop = cur ? cur.offsetTop - (log.clientHeight - cur.offsetHeight) / 2 : log.scrollHeight;
 }
 
 function drawResult(result, rewards, seat) {
@@ -171,20 +309,18 @@ function drawResult(result, rewards, seat) {
   if (!result && !rewards) { box.hidden = true; return; }
   box.hidden = false;
   box.innerHTML = "";
-  const mine = seat === null || seat === undefined ? null : rewards[seat];
+  const mine = seat === null || seat === undefined || seat < 0 || !rewards ? null : rewards[seat];
   let headline = "Game over";
-  if (mine !== null) headline = mine > 0 ? `You won (${fmt(mine)})` : mine < 0 ? `You lost (${fmt(mine)})` : "A draw";
-  box.className = mine !== null && mine < 0 ? "lost" : "";
+  if (mine !== null && mine !== undefined) {
+    headline = mine > 0 ? `You won (${fmt(mine)})` : mine < 0 ? `You lost (${fmt(mine)})` : "A draw";
+  }
+  box.className = mine < 0 ? "lost" : "";
   box.append(el("div", "headline", headline));
   const dl = el("dl");
-  dl.append(el("dt", "", "rewards"), el("dd", "", rewards.map(fmt).join(" / ")));
-  for (const [k, v] of Object.entries(result || {})) {
-    dl.append(el("dt", "", k), el("dd", "", typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)));
-  }
+  if (rewards) dl.append(el("dt", "", "rewards"), el("dd", "", rewards.map(fmt).join(" / ")));
+  for (const [k, v] of Object.entries(result || {})) dl.append(el("dt", "", k), el("dd", "", fmtValue(v)));
   box.append(dl);
 }
-
-function fmt(x) { return (x > 0 ? "+" : "") + (Math.round(x * 1000) / 1000); }
 
 // ---- play mode -----------------------------------------------------------------------------------
 let fullLog = [];
@@ -192,32 +328,46 @@ let fullLog = [];
 function delay() { return Number($("speed").value); }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+function playState(s) { if (mode === "play") setState(s); }   // the Replay tab keeps its own state
+
 async function showState(state) {
   // the bots' moves, one at a time, then the position where the human acts (or the end)
   busy = true;
-  setState("busy");
-  drawHand(state, false);
+  playState("busy");
+  if (mode === "play") drawHand(state, false);
   let prev = null;
   for (const frame of state.frames) {
     fullLog.push(frame.move);
+    if (mode !== "play" || delay() <= 0) continue;     // the Replay tab is open, or instant: no show
     const key = JSON.stringify([frame.table, frame.last, frame.facts]);
     drawTable(frame, { viewer: state.seat, players: state.players, freshSeat: frame.move.seat });
     drawLog(fullLog, fullLog.length - 1, state.seat);
-    if (key !== prev && delay() > 0) await sleep(delay());
+    scrollLog();
+    if (key !== prev) await sleep(delay());
     prev = key;
   }
   game = state;
   busy = false;
-  drawTable(state.view, { viewer: state.seat, players: state.players, freshSeat: null,
-                          showBottomHand: false });
-  drawLog(fullLog, -1, state.seat);
-  drawHand(state, true);
-  drawResult(state.over ? state.result : null, state.over ? state.rewards : null, state.seat);
-  const dl = $("download");
-  dl.hidden = false;
-  dl.href = `/api/games/${state.id}/record`;
-  $("to-replay").hidden = !state.over;
-  setState(state.over ? "over" : state.your_turn ? "turn" : "waiting");
+  if (mode === "play") drawPlay();
+}
+
+function drawPlay() {
+  // the Play tab as it stands: the live (or finished) game, else an empty table
+  const over = !!(game && game.over);
+  $("download").hidden = $("to-replay").hidden = !over;   // a live game's record would show every hand
+  if (!game) {
+    welcome("Choose a game and press <b>New game</b>, or open <b>Replay</b>.");
+    $("hand-area").hidden = !busy;
+    setState(busy ? "busy" : "setup");
+    return;
+  }
+  $("download").href = `/api/games/${game.id}/record`;
+  drawTable(game.view, { viewer: game.seat, players: game.players, freshSeat: null });
+  drawLog(fullLog, -1, game.seat);
+  drawHand(game, !busy);
+  drawResult(over ? game.result : null, over ? game.rewards : null, game.seat);
+  scrollLog();
+  setState(busy ? "busy" : over ? "over" : game.your_turn ? "turn" : "waiting");
 }
 
 function drawHand(state, live) {
@@ -234,11 +384,7 @@ function drawHand(state, live) {
     } else c.classList.add("dim");
     hand.append(c);
   }
-  // overlap the cards just enough for the whole hand to fit in one row (two-deck Sheng Ji: 33 cards)
-  const n = hand.children.length;
-  const width = 64;
-  const step = n > 1 ? Math.min(46, (hand.clientWidth - width) / (n - 1)) : 0;
-  [...hand.children].forEach((c, i) => { c.style.marginLeft = i ? `${step - width}px` : "0"; });
+  layoutHand();
   const buttons = $("buttons");
   buttons.innerHTML = "";
   if (live) {
@@ -258,16 +404,38 @@ function drawHand(state, live) {
       `Waiting for player_${state.to_act}`;
 }
 
+function layoutHand() {
+  // overlap the cards just enough for the hand to fit the row (two-deck Sheng Ji: 33 cards); where
+  // they would overlap too much to read (a phone), in rows of equal length
+  const hand = $("hand");
+  hand.querySelectorAll(".break").forEach((b) => b.remove());
+  const cards = [...hand.querySelectorAll(".card")];
+  const n = cards.length;
+  if (!n) return;
+  const width = cards[0].offsetWidth || 64;
+  const room = hand.clientWidth - width - 1;
+  let perRow = n;
+  if (n > 1 && room / (n - 1) < 22) {
+    const fits = Math.max(1, Math.floor(room / 22) + 1);
+    perRow = Math.ceil(n / Math.ceil(n / fits));
+  }
+  const step = perRow > 1 ? Math.min(46, room / (perRow - 1)) : 0;
+  cards.forEach((c, i) => {
+    c.style.marginLeft = i % perRow ? `${step - width}px` : "0";
+    if (i && i % perRow === 0) hand.insertBefore(el("div", "break"), c);
+  });
+}
+
 async function act(action) {
   if (busy || !game) return;
   busy = true;
-  setState("busy");
+  playState("busy");
   showError("");
   try {
     await showState(await api("POST", `/api/games/${game.id}/actions`, { action }));
   } catch (e) {
     busy = false;
-    setState(game.your_turn ? "turn" : "waiting");
+    if (mode === "play") drawPlay();
     showError(e.message);
   }
 }
@@ -288,12 +456,33 @@ async function startGame() {
     const seed = new URLSearchParams(location.search).get("seed");   // ?seed=N: the same deal again
     if (seed !== null) body.seed = Number(seed);
     const state = await api("POST", "/api/games", body);
+    game = null;         // the previous game is gone
     fullLog = [];
-    $("result").hidden = true;
+    $("result").hidden = $("download").hidden = $("to-replay").hidden = true;
     await showState(state);
   } catch (e) {
     busy = false;
-    setState("setup");
+    if (mode === "play") drawPlay();
+    showError(e.message);
+  }
+}
+
+async function downloadRecord(ev) {
+  // fetched here rather than followed, so that a refusal is the page's error line, not a JSON page
+  ev.preventDefault();
+  showError("");
+  try {
+    const res = await fetch($("download").href);
+    if (!res.ok) throw new Error(await errorOf(res));
+    const name = /filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") || "");
+    const a = el("a");
+    a.href = URL.createObjectURL(await res.blob());
+    a.download = name ? name[1] : "record.json";
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+  } catch (e) {
     showError(e.message);
   }
 }
@@ -309,7 +498,11 @@ function fillOptions() {
   const old = opp.value;
   opp.innerHTML = "";
   for (const a of g.agents) opp.append(new Option(a, a));
-  if (g.learned) opp.append(new Option("learned (shipped checkpoint)", g.learned));
+  if (g.learned) {
+    const o = new Option("learned (shipped checkpoint)", g.learned);
+    o.title = g.learned;
+    opp.append(o);
+  }
   opp.append(new Option("other spec...", "other"));
   if ([...opp.options].some((o) => o.value === old)) opp.value = old;
   fillSeats();
@@ -330,32 +523,39 @@ async function loadReplay(text) {
   try {
     const data = await api("POST", "/api/replays", text);
     replay = { ...data, pos: 0 };
-    drawReplay();
+    if (mode === "replay") drawReplay();
   } catch (e) {
     showError(e.message);
   }
 }
 
 function drawReplay() {
-  if (!replay) return;
+  const none = !replay;
+  const last = !none && replay.pos === replay.frames.length - 1;
+  $("rp-first").disabled = $("rp-prev").disabled = none || replay.pos === 0;
+  $("rp-next").disabled = $("rp-last").disabled = none || last;
+  if (none) {
+    $("rp-pos").textContent = "-";
+    welcome("Load a record: a file, or paste its JSON.");
+    setState("replay-empty");
+    return;
+  }
   const f = replay.frames[replay.pos];
   const players = replay.players;
   const human = players ? players.indexOf("human") : -1;
-  const last = replay.pos === replay.frames.length - 1;
   drawTable(f, { viewer: human >= 0 ? human : 0, players, freshSeat: f.move ? f.move.seat : null,
                  showBottomHand: true });
   const moves = replay.frames.slice(1).map((fr) => fr.move);
   drawLog(moves, replay.pos - 1, human);
   $("rp-pos").textContent = `${replay.pos} / ${replay.frames.length - 1}`;
-  $("rp-first").disabled = $("rp-prev").disabled = replay.pos === 0;
-  $("rp-next").disabled = $("rp-last").disabled = last;
   const rec = replay.record;
   drawResult(last && rec.over ? rec.result : null, last && rec.over ? rec.rewards : null, human >= 0 ? human : null);
+  scrollLog();
   setState(last ? "replay-end" : "replay");
 }
 
 function step(to) {
-  if (!replay) return;
+  if (!replay) return;     // nothing loaded yet
   replay.pos = Math.max(0, Math.min(replay.frames.length - 1, to));
   drawReplay();
 }
@@ -366,24 +566,11 @@ function setMode(m) {
   $("tab-replay").classList.toggle("active", m === "replay");
   $("setup").hidden = m !== "play";
   $("replay-bar").hidden = m !== "replay";
-  $("hand-area").hidden = m !== "play" || !game;
-  $("download").hidden = m !== "play" || !game;
-  $("to-replay").hidden = m !== "play" || !game || !game.over;
   showError("");
   if (m === "replay") {
-    if (replay) drawReplay();
-    else {
-      $("felt").innerHTML = '<div id="welcome">Load a record: a file, or paste its JSON.</div>';
-      $("facts").innerHTML = $("log").innerHTML = "";
-      $("result").hidden = true;
-      setState("replay-empty");
-    }
-  } else if (game) {
-    drawTable(game.view, { viewer: game.seat, players: game.players });
-    drawLog(fullLog, -1, game.seat);
-    drawResult(game.over ? game.result : null, game.over ? game.rewards : null, game.seat);
-    setState(game.over ? "over" : game.your_turn ? "turn" : "waiting");
-  }
+    $("hand-area").hidden = true;
+    drawReplay();
+  } else drawPlay();
 }
 
 // ---- wiring --------------------------------------------------------------------------------------
@@ -405,20 +592,51 @@ async function init() {
     if (f) loadReplay(await f.text());
   });
   $("rp-first").addEventListener("click", () => step(0));
-  $("rp-prev").addEventListener("click", () => step(replay.pos - 1));
-  $("rp-next").addEventListener("click", () => step(replay.pos + 1));
-  $("rp-last").addEventListener("click", () => step(replay.frames.length));
+  $("rp-prev").addEventListener("click", () => replay && step(replay.pos - 1));
+  $("rp-next").addEventListener("click", () => replay && step(replay.pos + 1));
+  $("rp-last").addEventListener("click", () => replay && step(replay.frames.length));
   document.addEventListener("keydown", (ev) => {
-    if (mode !== "replay" || ev.target.tagName === "TEXTAREA" || !replay) return;
+    const t = ev.target;     // not while typing a record
+    if (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t.type !== "file")) return;
+    if (mode !== "replay" || !replay) return;      // nothing loaded: nothing to step
     if (ev.key === "ArrowRight") step(replay.pos + 1);
     if (ev.key === "ArrowLeft") step(replay.pos - 1);
   });
+  $("download").addEventListener("click", downloadRecord);
   $("to-replay").addEventListener("click", async () => {
+    const id = game.id;
     setMode("replay");
-    // the record's text as the server wrote it: JSON.parse would round seeds above 2**53
-    const res = await fetch(`/api/games/${game.id}/record`);
-    loadReplay(await res.text());
+    try {
+      // the record's text as the server wrote it: JSON.parse would round seeds above 2**53
+      const res = await fetch(`/api/games/${id}/record`);
+      if (!res.ok) throw new Error(await errorOf(res));
+      await loadReplay(await res.text());
+    } catch (e) {
+      showError(e.message);
+    }
   });
+  // the table and the hand laid out again when their room changes (the window, a scroll bar, the error
+  // line): once per frame, outside the observer's callback
+  const sizes = new Map();
+  let pending = false;
+  const observer = new ResizeObserver((entries) => {
+    let changed = false;
+    for (const e of entries) {
+      const w = Math.round(e.contentRect.width), h = Math.round(e.contentRect.height);
+      const key = e.target.id === "hand" ? `${w}` : `${w}x${h}`;   // the hand's own rows change its height
+      if (sizes.get(e.target.id) !== key) changed = sizes.has(e.target.id) || changed;
+      sizes.set(e.target.id, key);
+    }
+    if (!changed || pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      if (lastTable) drawTable(...lastTable);
+      if (!$("hand-area").hidden) layoutHand();
+    });
+  });
+  observer.observe($("felt"));
+  observer.observe($("hand"));
   setState("setup");
 }
 
