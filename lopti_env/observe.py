@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from lopti_env.kernels import (BRACKET, C_MAXRULES, C_N, C_ROUNDS, MATCH, RULE_MAKING, SETUP_VOTE, has_up,
-                               nbits, rcount)
+from lopti_env.kernels import (BRACKET, C_MAXRULES, C_N, C_ROUNDS, MATCH, PLAY, RULE_MAKING, SETUP_VOTE,
+                               has_up, nbits, rcount)
 
 OBS_SIZE = 309
 
@@ -86,7 +86,7 @@ def observe_game(g, cfg, seat, out):
     out[o + 2] = g.chain
     out[o + 3] = 1 if (g.chain > 0 and g.pile_n > 0) else 0
     out[o + 4] = 1 if (g.pile_n > 0 and g.top_rank == g.sw[1]) else 0
-    out[o + 5] = g.move_kind
+    out[o + 5] = g.move_kind if g.phase == PLAY else 0  # a move's kind exists only in PLAY (9.4 "move")
     o += 6
     if g.pile_n > 0:
         out[o] = g.top_rank + 1
@@ -199,7 +199,6 @@ def observe_one(st, b, cfg, seat, out):
 def observe_batch(st, cfg, out):
     for b in range(st.shape[0]):
         g = st[b]
-        seat = g.actor
-        if seat < 0:
-            seat = 0
-        observe_game(g, cfg, seat, out[b])
+        if g.actor < 0:  # done: the row stays zeros, as in the other games' BatchGame
+            continue
+        observe_game(g, cfg, g.actor, out[b])

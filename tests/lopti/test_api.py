@@ -74,3 +74,19 @@ def test_lopti_batch_load_positions_rejects_bad_input(states, rows, match):
     with pytest.raises(ValueError, match=match):
         g.load_positions(states, rows)
     assert g.st.tobytes() == before.tobytes()
+
+
+def test_lopti_batch_observation_of_a_done_game_is_zeros_and_move_kind_only_in_play():
+    """9.7 as in the other games: a done game's observe() row is zeros; the move kind (3.5) is set only
+    while a move is being made (PLAY; 9.4's "move" is None elsewhere)."""
+    g = lopti_env.BatchGame(6, num_players=3)
+    g.reset(seed=5)
+    rng = np.random.default_rng(0)
+    while not g.done.all():
+        mask = g.legal_mask()
+        g.step(np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask]))
+        obs = g.observe()
+        assert not obs[g.done].any()
+        for b in np.flatnonzero(~g.done):
+            if g.public_state(int(b))["move"] is None:
+                assert obs[b, 159] == 0
