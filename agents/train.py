@@ -246,11 +246,13 @@ def _teacher_games_aec(game: str, env_config: dict, teacher, n_games: int, seed:
             "ret": np.concatenate(ret_l)}
 
 
-def distill(torch, cfg: TrainConfig, model, gen, log=print) -> dict:
+def distill(torch, cfg: TrainConfig, model, gen, log=print, until: float | None = None) -> dict:
     """Expert iteration's first step: fit the policy to the teacher's decisions (cross-entropy over
     the legal actions) and the value head to the returns its seats got, before self-play improves on
     it. Round 0 learns from the teacher's own games; each later round (DAgger) adds the teacher's
-    labels of the positions the current student reaches, and refits on everything gathered."""
+    labels of the positions the current student reaches, and refits on everything gathered.
+    ``until`` (a perf_counter time): no further round starts after it (round 0 always runs), so a
+    minutes budget leaves time for PPO."""
     from agents import make_agent
 
     t0 = time.perf_counter()
@@ -259,7 +261,15 @@ def distill(torch, cfg: TrainConfig, model, gen, log=print) -> dict:
     pool: dict[str, list] = {k: [] for k in ("obs", "mask", "act", "ret")}
     acc = loss_v = 0.0
     rounds = []
+    done_rounds = epochs = 0
+
+    def late() -> bool:
+        return until is not None and time.perf_counter() >= until
+
     for rnd in range(max(1, cfg.distill_rounds)):
+        if rnd and late():
+            break
+        done_rounds += 1
         model.eval()
         part = teacher_games(cfg.game, cfg.env_config, teacher, cfg.distill_games, cfg.seed * 7_919 + 10**8
                              + rnd * cfg.distill_games, student=model if rnd else None)
@@ -275,6 +285,7 @@ def distill(torch, cfg: TrainConfig, model, gen, log=print) -> dict:
         act_t, ret_t = torch.as_tensor(np.concatenate(pool["act"])), torch.as_tensor(np.concatenate(pool["ret"]))
         n = len(act_t)
         for _ in range(cfg.distill_epochs):
+            epochs += 1
             perm = torch.randperm(n, generator=gen)
             hits = 0
             for s in range(0, n, cfg.distill_minibatch):
@@ -291,13 +302,14 @@ def distill(torch, cfg: TrainConfig, model, gen, log=print) -> dict:
                 loss_v = float(vl.detach())
             acc = hits / max(1, n)
         del obs_t, mask_t
-    facts = {"teacher": cfg.teacher, "games": cfg.distill_games, "rounds": max(1, cfg.distill_rounds),
-             "decisions": int(n), "epochs": cfg.distill_epochs, "agreement": round(acc, 4),
+    facts = {"teacher": cfg.teacher, "games": cfg.distill_games, "rounds": done_rounds,
+             "decisions": int(n), "epochs": epochs, "agreement": round(acc, 4),
              "student_agreement_by_round": rounds, "value_loss": round(loss_v, 4),
              "seconds": round(time.perf_counter() - t0, 1)}
+    cut = " (no further round: half the minutes budget was spent)" if done_rounds < max(1, cfg.distill_rounds) else ""
     log(f"distilled {cfg.teacher}: {n} decisions of {facts['rounds']} x {cfg.distill_games} games, "
-        f"{cfg.distill_epochs} epochs a round, agreement {acc:.3f} (student's own games: {rounds}), "
-        f"{facts['seconds']} s")
+        f"{epochs} epochs in all, agreement {acc:.3f} (student's own games: {rounds}), "
+        f"{facts['seconds']} s{cut}")
     return facts
 
 
@@ -659,8 +671,9 @@ def _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, 
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr, eps=1e-5)
     kinds = opponent_kinds(cfg.opponents)
     distilled = None
-    if cfg.teacher:
-        distilled = distill(torch, cfg, model, gen, log)
+    if cfg.teacher:  # with a minutes budget, distillation starts no new round past half of it
+        half = None if cfg.max_iterations is not None else t_start + 30.0 * cfg.minutes
+        distilled = distill(torch, cfg, model, gen, log, until=half)
     pool: list = [None]
     names = ["random"]
     meta = {"game": cfg.game, "env_config": cfg.env_config, "obs_size": int(obs_size),
@@ -679,7 +692,7 @@ def _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, 
         def runs(i: int) -> bool:
             if cfg.max_iterations is not None:
                 return i < cfg.max_iterations
-            return time.perf_counter() < deadline
+            return i == 0 or time.perf_counter() < deadline  # at least one iteration: a log, a curve
 
         def start(i: int):
             """Draw iteration i's opponents and start collecting it with the weights as they are now."""

@@ -103,3 +103,16 @@ def test_shipped_checkpoints_load_and_play_legally():
                 break
             acts = agent.act_batch(g.observe(), g.legal_mask())
             g.step(np.where(live, acts, 0))
+
+
+def test_a_minutes_budget_holds_distillation_to_half_and_ppo_runs_at_least_once(tmp_path):
+    """--minutes covers distillation: past half the budget no further DAgger round starts,
+    and PPO runs at least one iteration, so every run leaves a log row, a curve and a checkpoint."""
+    from agents.train import TrainConfig, train
+
+    cfg = TrainConfig(game="courtpiece", seed=2, n_envs=8, hidden=16, minutes=0.001, epochs=1, minibatch=64,
+                      eval_every=0, distill_games=8, distill_epochs=3, distill_rounds=4)
+    res = train(cfg, tmp_path)
+    meta = json.loads((tmp_path / "model.json").read_text())
+    assert meta["distilled"]["rounds"] == 1 and meta["distilled"]["epochs"] == 3
+    assert res["iterations"] == 1 and len(list(csv.DictReader(open(res["log"])))) == 1
