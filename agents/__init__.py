@@ -119,6 +119,19 @@ def agent_options(cls, text: str) -> dict:
     return out
 
 
+def _check_trained_config(path: str, agent, game: str, env_config: dict | None) -> None:
+    """A checkpoint plays the game options it was trained on (its JSON's env_config): another variant,
+    player count or deck count is a ValueError naming both (env_config None: the caller does not say)."""
+    from cardzoo.registry import game_config
+
+    trained = (getattr(agent, "meta", None) or {}).get("env_config")
+    if env_config is None or trained is None:
+        return
+    if game_config(game, **trained) != game_config(game, **env_config):
+        raise ValueError(f"{path} was trained on {game} with {trained or 'the default options'}, not with "
+                         f"{env_config or 'the default options'}")
+
+
 def make_agent(spec: str, game: str, seed: int | None = None, env_config: dict | None = None) -> Agent:
     """An agent from a spec string (see the module docstring)."""
     if not isinstance(spec, str) or not spec:
@@ -145,6 +158,7 @@ def make_agent(spec: str, game: str, seed: int | None = None, env_config: dict |
         path, _, opts = rest.partition(",")
         kind = residual_agent_class(path) if checkpoint_format(path) == RESIDUAL else LearnedAgent
         agent = kind(game, seed, checkpoint=path, **agent_options(kind, opts))
+        _check_trained_config(path, agent, game, env_config)
     else:
         raise ValueError(f"unknown agent {spec!r}: use random, heuristic, greedy, pimc[:k=v,...] or learned:<path.pt>")
     agent.label = spec

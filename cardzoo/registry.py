@@ -33,6 +33,23 @@ def list_games() -> list[str]:
     return out
 
 
+# each game's options parser (section 6 of its spec): module, function, whether it takes keywords
+_CONFIG_PARSERS = {
+    "courtpiece": ("courtpiece_env.config", "make", True),
+    "lopti": ("lopti_env.config", "make_lopti_config", False),
+    "shengji": ("shengji_env.config", "make", True),
+}
+
+
+def game_config(game: str, **config):
+    """The game's options with every default filled in (a frozen dataclass: two option dicts that build
+    the same game compare equal); ValueError for an unknown or bad option, as make() gives."""
+    _module(game)
+    mod, fn, keywords = _CONFIG_PARSERS[game]
+    parse = getattr(importlib.import_module(mod), fn)
+    return parse(**config) if keywords else parse(dict(config))
+
+
 def make(game: str, raw: bool = False, **config):
     """The AEC env of `game` (OrderEnforcingWrapper-wrapped unless raw=True)."""
     mod = _module(game)

@@ -52,6 +52,9 @@ NONSENSE = {
     "arena learned option of the wrong type": ["arena", "courtpiece", "random",
                                                "learned:agents/checkpoints/courtpiece.pt,margin=x"],
     "serve port out of range": ["serve", "--port", "99999"],
+    "checkpoint of another variant": ["arena", "courtpiece", "random", "learned:agents/checkpoints/mendi_coat.pt"],
+    "checkpoint of another player count": ["arena", "lopti", "--set", "num_players=3", "random",
+                                           f"learned:{LOPTI_CHECKPOINT}"],
     "play unknown opponent": ["play", "courtpiece", "--opponents", "bogus"],
     "play seat out of range": ["play", "courtpiece", "--seat", "9"],
 }
@@ -87,6 +90,8 @@ def test_the_line_names_the_problem(capsys):
     assert "nogame" in _refused(["demo", "nogame"], capsys)
     assert "unknown agent option 'bogus'" in _refused(["arena", "courtpiece", "random", "pimc:bogus=1"], capsys)
     assert "samples='1.5' must be an integer" in _refused(["arena", "lopti", "random", "pimc:samples=1.5"], capsys)
+    assert "trained on courtpiece with {'variant': 'mendi_coat'}, not with the default options" in _refused(
+        ["arena", "courtpiece", "random", "learned:agents/checkpoints/mendi_coat.pt"], capsys)
 
 
 def test_play_without_stdin_ends_with_a_clean_message(monkeypatch, capsys):
