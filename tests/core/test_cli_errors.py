@@ -14,6 +14,7 @@ from cardzoo.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 LOPTI_CHECKPOINT = str(ROOT / "agents" / "checkpoints" / "lopti.pt")
+MENDI_CHECKPOINT = str(ROOT / "agents" / "checkpoints" / "mendi_coat.pt")
 ARENA = ["arena", "courtpiece", "random", "random", "--deals", "2"]
 
 NONSENSE = {
@@ -50,9 +51,9 @@ NONSENSE = {
     "arena search option a fraction": ["arena", "lopti", "random", "pimc:samples=1.5"],
     "arena seed as an agent option": ["arena", "shengji", "random", "pimc:seed=3"],
     "arena learned option of the wrong type": ["arena", "courtpiece", "random",
-                                               "learned:agents/checkpoints/courtpiece.pt,margin=x"],
+                                               f"learned:{ROOT}/agents/checkpoints/courtpiece.pt,margin=x"],
     "serve port out of range": ["serve", "--port", "99999"],
-    "checkpoint of another variant": ["arena", "courtpiece", "random", "learned:agents/checkpoints/mendi_coat.pt"],
+    "checkpoint of another variant": ["arena", "courtpiece", "random", f"learned:{MENDI_CHECKPOINT}"],
     "checkpoint of another player count": ["arena", "lopti", "--set", "num_players=3", "random",
                                            f"learned:{LOPTI_CHECKPOINT}"],
     "play unknown opponent": ["play", "courtpiece", "--opponents", "bogus"],
@@ -91,7 +92,7 @@ def test_the_line_names_the_problem(capsys):
     assert "unknown agent option 'bogus'" in _refused(["arena", "courtpiece", "random", "pimc:bogus=1"], capsys)
     assert "samples='1.5' must be an integer" in _refused(["arena", "lopti", "random", "pimc:samples=1.5"], capsys)
     assert "trained on courtpiece with {'variant': 'mendi_coat'}, not with the default options" in _refused(
-        ["arena", "courtpiece", "random", "learned:agents/checkpoints/mendi_coat.pt"], capsys)
+        ["arena", "courtpiece", "random", f"learned:{MENDI_CHECKPOINT}"], capsys)
 
 
 def test_play_without_stdin_ends_with_a_clean_message(monkeypatch, capsys):
