@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from cardzoo.cli import CliParser, nonnegative_int, positive_float, positive_int, run_command
+from cardzoo.cli import CliParser, int_in, nonnegative_int, positive_float, positive_int, run_command
 
 
 def _value(text: str):
@@ -105,9 +105,9 @@ def add_train(sub) -> None:
     p.add_argument("--envs", type=positive_int, default=512, help="games per iteration")
     p.add_argument("--hidden", type=positive_int, default=256)
     p.add_argument("--layers", type=positive_int, default=2, help="residual: hidden layers")
-    p.add_argument("--ensemble", type=positive_int, default=1, metavar="K",
-                   help="residual: fit K networks on the same labels and play their mean (fitting takes K times "
-                        "as long)")
+    p.add_argument("--ensemble", type=int_in(1, 64), default=1, metavar="K",
+                   help="residual: fit K networks (1..64) on the same labels and play their mean (fitting takes "
+                        "K times as long)")
     p.add_argument("--lr", type=positive_float, default=1e-4, help="PPO learning rate")
     p.add_argument("--threads", type=positive_int, default=1, help="torch threads (the CPU is shared)")
     p.add_argument("--eval-deals", type=nonnegative_int, default=0,

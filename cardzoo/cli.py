@@ -49,8 +49,14 @@ def nonnegative_int(text: str) -> int:
     return _number(text, int, lambda v: v >= 0, "an integer >= 0")
 
 
-def port_number(text: str) -> int:
-    return _number(text, int, lambda v: 0 <= v <= 65535, "a port number in 0..65535")
+def int_in(lo: int, hi: int, what: str = "an integer"):
+    """An argparse type: an int in lo..hi."""
+    def parse(text: str) -> int:
+        return _number(text, int, lambda v: lo <= v <= hi, f"{what} in {lo}..{hi}")
+    return parse
+
+
+port_number = int_in(0, 65535, "a port number")
 
 
 def positive_float(text: str) -> float:

@@ -354,12 +354,20 @@ def from_steps(game: str, config: dict, seed: int, options: dict | None, steps: 
 
 class RecordWriter:
     """Saves each record it is called with as its own file in `folder` (created if needed):
-    <game>-00001.json, <game>-00002.json, ... in the order the games were played."""
+    <game>-00001.json, <game>-00002.json, ... in the order the games were played, numbered on from
+    the highest number already in the folder."""
 
     def __init__(self, folder):
         self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self.count = 0
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ValueError(f"cannot save records in {folder}: {e.strerror or e}") from None
+        # numbering goes on after the files already there, so a second run adds to a folder, never
+        # overwrites (files are <game>-<n>.json)
+        taken = [int(p.stem.rpartition("-")[2]) for p in self.folder.glob("*-*.json")
+                 if p.stem.rpartition("-")[2].isdigit()]
+        self.count = max(taken, default=0)
 
     def __call__(self, record: dict) -> Path:
         self.count += 1

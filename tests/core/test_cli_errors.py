@@ -41,6 +41,7 @@ NONSENSE = {
     "train zero hidden": ["train", "courtpiece", "--hidden", "0"],
     "train negative lr": ["train", "courtpiece", "--lr", "-1"],
     "train zero threads": ["train", "courtpiece", "--threads", "0"],
+    "train ensemble too large": ["train", "courtpiece", "--algo", "residual", "--ensemble", "100"],
     "train zero iterations": ["train", "courtpiece", "--iterations", "0"],
     "train more workers than envs": ["train", "courtpiece", "--envs", "4", "--workers", "8"],
     "bench unknown game": ["bench", "--games", "nogame"],

@@ -246,3 +246,14 @@ def test_arena_time_limits_record_their_timeouts_and_replay():
     for rec in saved:
         assert sum("timeout" in st for st in rec["steps"]) > 0
         records.check(rec)
+
+
+def test_record_writer_numbers_on_after_a_folder_s_records_and_refuses_a_file(tmp_path):
+    rec = recorded("courtpiece")
+    first = records.RecordWriter(tmp_path / "recs")
+    assert [first(rec).name for _ in range(2)] == ["courtpiece-00001.json", "courtpiece-00002.json"]
+    again = records.RecordWriter(tmp_path / "recs")      # a second run into the same folder adds
+    assert again(rec).name == "courtpiece-00003.json" and len(list((tmp_path / "recs").iterdir())) == 3
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ValueError, match="cannot save records in"):
+        records.RecordWriter(tmp_path / "file")
