@@ -28,7 +28,6 @@ line and, when rerun, skips the chunks the file already holds and pools them int
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -124,26 +123,32 @@ def _append_log(path, key, res: MatchResult) -> None:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    from cardzoo.cli import CliParser, nonnegative_int, positive_int
+
+    p = CliParser(prog="python -m benchmarks.strength", description=__doc__.split("\n")[0])
     p.add_argument("--game", action="append", choices=list(ROW_SETS),
                    help="row set(s) to measure (default: every one whose game is installed)")
-    p.add_argument("--deals", type=int, default=200)
-    p.add_argument("--search-deals", type=int, default=200)
+    p.add_argument("--deals", type=positive_int, default=200)
+    p.add_argument("--search-deals", type=positive_int, default=200)
     p.add_argument("--pimc", default="pimc", help="search agent spec (default: the agent's own defaults)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=nonnegative_int, default=0)
     p.add_argument("--no-search", action="store_true", help="skip the (slow) search rows")
     p.add_argument("--no-learned", action="store_true", help="skip the learned-checkpoint rows")
     p.add_argument("--only-search", action="store_true", help="only the search rows")
-    p.add_argument("--chunk", type=int, default=0,
+    p.add_argument("--chunk", type=nonnegative_int, default=0,
                    help="play search rows in chunks of this many deals (chunk i from seed + i), printing "
                         "the running totals after each")
     p.add_argument("--json", default=None, help="also write the rows as JSON")
     p.add_argument("--log", default=None,
                    help="JSON-lines file of finished search chunks: appended to, and read to resume")
-    p.add_argument("--first-chunk", type=int, default=0, help="first search chunk to play (default 0)")
+    p.add_argument("--first-chunk", type=nonnegative_int, default=0, help="first search chunk to play (default 0)")
     args = p.parse_args(argv)
-    if args.first_chunk < 0:
-        raise SystemExit("--first-chunk must be >= 0")
+    installed_games = {game for game, _ in ROW_SETS.values()} & set(list_games())
+    for game in installed_games:  # a bad --pimc spec is refused before any row is played
+        try:
+            make_agent(args.pimc, game, seed=0)
+        except ValueError as e:
+            p.error(f"--pimc {args.pimc!r}: {e}")
     logged = _read_log(args.log)
     installed = set(list_games())
     sets = args.game or [name for name, (game, _) in ROW_SETS.items() if game in installed]

@@ -122,3 +122,16 @@ def test_serve_on_a_port_in_use_is_one_line(capsys):
         port = taken.getsockname()[1]
         line = _refused(["serve", "--port", str(port)], capsys)
     assert f"cannot listen on 127.0.0.1:{port}" in line
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--deals", "0"], "--deals: '0' must be an integer >= 1"), (["--seed", "-1"], "--seed: '-1' must be"),
+    (["--chunk", "-1"], "--chunk: '-1' must be"), (["--pimc", "bogus"], "--pimc 'bogus': unknown agent"),
+])
+def test_strength_benchmark_refuses_bad_arguments_before_playing(argv, message, capsys):
+    from benchmarks import strength
+
+    with pytest.raises(SystemExit) as e:
+        strength.main(argv + ["--no-learned"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and message in err and "Traceback" not in err
