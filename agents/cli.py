@@ -164,14 +164,26 @@ def _table(rows):
     return format_table(rows)
 
 
+# the largest --seed of a training run: game and sample seeds are seed * 1_000_003 + ... (agents.train)
+TRAIN_SEED_MAX = 10**12
+
+
 def cmd_train(args) -> int:
     from tqdm import tqdm
 
     from agents.train import TrainConfig, train
 
     cfg = env_config(args)
+    if args.seed > TRAIN_SEED_MAX:
+        raise ValueError(f"--seed must be in 0..{TRAIN_SEED_MAX} for training (the seeds of its games and "
+                         f"samples are derived from it and must stay inside numpy's range), got {args.seed}")
     if args.algo == "residual":
+        if args.iterations is not None:
+            raise ValueError("--iterations counts PPO iterations; residual training stops by --minutes or "
+                             "--label-games")
         return cmd_train_residual(args, cfg)
+    if args.label_games is not None or args.ensemble != 1:
+        raise ValueError("--label-games and --ensemble are for --algo residual")
     out = args.out or f"runs/{args.game}-{cfg.get('variant', 'default')}-s{args.seed}"
     use_ray = args.ray or bool(args.address)
     if use_ray:
