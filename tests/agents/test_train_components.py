@@ -152,7 +152,7 @@ def test_training_benchmark_reports_learner_decisions_per_second():
 
     row = measure("courtpiece", {}, iterations=3, envs=8, overlap=True, threads=1)
     assert row["learner decisions/s"] > 0 and row["decisions/s"] >= row["learner decisions/s"]
-    assert 0 < row["collect s / wall s"]
+    assert 0 < row["collect s / wall s"] <= 1     # a share of the timed span
     mirror = measure("courtpiece", {}, iterations=3, envs=8, overlap=True, threads=1, opponents="mirror", epochs=1)
     assert mirror["learner decisions/s"] == mirror["decisions/s"] and mirror["opponents"] == "mirror"
 
