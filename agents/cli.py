@@ -216,10 +216,11 @@ def cmd_train(args) -> int:
     col = res["meta"]["collection"]
     rows = [{"game": args.game, "config": str(cfg or "{}"), "seed": args.seed, "iterations": res["iterations"],
              "collection": f"{col['backend']} x{col['workers']}",
-             "wall s": round(res["wall_seconds"], 1), "decisions": res["decisions"],
+             "wall s": round(res["wall_seconds"], 1), "self-play s": round(res["ppo_seconds"], 1),
+             "decisions": res["decisions"],
              "decisions/s": round(res["decisions_per_s"], 1),
              "collected/s": round(res["collect_decisions_per_s"], 1), "samples": res["samples"],
-             "learner decisions/s": round(res["samples"] / max(1e-9, res["wall_seconds"]), 1),
+             "learner decisions/s": round(res["samples"] / max(1e-9, res["ppo_seconds"]), 1),
              "last loss": last.get("loss", ""), "greedy vs random": evals[-1] if evals else "",
              "greedy vs heuristic": evals_h[-1] if evals_h else "",
              "checkpoint": res["checkpoint"]}]
@@ -309,9 +310,9 @@ def write_model_card(path: Path, command: str, facts: dict, distilled: dict | No
     """A markdown model card: how to reproduce the checkpoint, what it cost, how strong it is."""
     lines = [f"# {facts['game']} checkpoint", "", f"- command: `{command}`",
              f"- seed: {facts['seed']}; config: {facts['config']}; iterations: {facts['iterations']}",
-             f"- wall time: {facts['wall s']} s; decisions played: {facts['decisions']} "
-             f"({facts['decisions/s']}/s, all seats); learner decisions: {facts['samples']} "
-             f"({facts['learner decisions/s']}/s)"]
+             f"- wall time: {facts['wall s']} s, of which self-play {facts['self-play s']} s; decisions played: "
+             f"{facts['decisions']} ({facts['decisions/s']}/s of self-play, all seats); learner decisions: "
+             f"{facts['samples']} ({facts['learner decisions/s']}/s)"]
     if distilled:
         lines.append(f"- distilled from `{distilled['teacher']}`: {distilled['rounds']} rounds of "
                      f"{distilled['games']} games, {distilled['decisions']} decisions, agreement "

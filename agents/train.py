@@ -674,6 +674,7 @@ def _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, 
     if cfg.teacher:  # with a minutes budget, distillation starts no new round past half of it
         half = None if cfg.max_iterations is not None else t_start + 30.0 * cfg.minutes
         distilled = distill(torch, cfg, model, gen, log, until=half)
+    t_ppo = time.perf_counter()            # rates are of the self-play phase, distillation apart
     pool: list = [None]
     names = ["random"]
     meta = {"game": cfg.game, "env_config": cfg.env_config, "obs_size": int(obs_size),
@@ -779,7 +780,9 @@ def _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, 
             if not executor:
                 pending = start(it) if runs(it) else None
     wall = time.perf_counter() - t_start
-    meta.update({"seed": cfg.seed, "iterations": it, "wall_seconds": round(wall, 1), "decisions": total_dec,
+    ppo = time.perf_counter() - t_ppo
+    meta.update({"seed": cfg.seed, "iterations": it, "wall_seconds": round(wall, 1), "ppo_seconds": round(ppo, 1),
+                 "decisions": total_dec,
                  "samples": total_samples, "episodes": total_eps,
                  "collect_seconds": round(total_collect, 2),
                  "collect_decisions_per_s": round(total_dec / max(1e-9, total_collect), 1)})
@@ -787,7 +790,7 @@ def _train(torch, cfg, out, collector, model, n_players, obs_size, num_actions, 
     png = plot_curve(rows, out / "curve.png")
     return {"checkpoint": str(ckpt), "config": str(jpath), "log": str(csv_path), "curve": png,
             "iterations": it, "wall_seconds": wall, "decisions": total_dec, "samples": total_samples,
-            "decisions_per_s": total_dec / max(1e-9, wall), "collect_seconds": total_collect,
+            "ppo_seconds": ppo, "decisions_per_s": total_dec / max(1e-9, ppo), "collect_seconds": total_collect,
             "collect_decisions_per_s": total_dec / max(1e-9, total_collect), "losses": losses, "model": model,
             "meta": meta, "rows": rows}
 

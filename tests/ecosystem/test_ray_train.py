@@ -156,7 +156,7 @@ def test_cli_train_ray_options(monkeypatch, tmp_path, capsys):
 
     def fake_train(cfg, out, progress=None, log=print, collector=None):
         seen.append(cfg)
-        return {"rows": [], "iterations": 0, "wall_seconds": 0.0, "decisions": 0, "decisions_per_s": 0.0,
+        return {"rows": [], "iterations": 0, "wall_seconds": 0.0, "ppo_seconds": 0.0, "decisions": 0, "decisions_per_s": 0.0,
                 "collect_decisions_per_s": 0.0, "samples": 0, "checkpoint": str(out), "log": "", "curve": None,
                 "meta": {"collection": {"backend": "ray" if cfg.ray or cfg.ray_address else "local",
                                         "workers": cfg.workers}}}
