@@ -111,7 +111,8 @@ def add_train(sub) -> None:
     p.add_argument("--lr", type=positive_float, default=1e-4, help="PPO learning rate")
     p.add_argument("--threads", type=positive_int, default=1, help="torch threads (the CPU is shared)")
     p.add_argument("--eval-deals", type=nonnegative_int, default=0,
-                   help="duplicate deals vs random/heuristic at the end")
+                   help="duplicate deals of the final arena vs random and the heuristic (the model card's "
+                        "table); the curve's evaluations play TrainConfig.eval_deals (100) each")
     p.add_argument("--opponents", default="self,heuristic",
                    help="opponents dealt game by game: self (past snapshots), heuristic, random, mirror "
                         "(the learner as it is now in every seat; every decision is a sample)")
