@@ -29,7 +29,8 @@ parallel processes.
 **Fit** (``fit``): masked, weighted least squares of A(s, a) on those differences over the
 candidates (weight 1 / (se^2 + 0.01): a noisy label counts less), Adam, a held-out split; the
 margin is the one of ``MARGINS`` under which the held-out decisions the policy would change gain
-the most by the held-out labels themselves (an unbiased estimate: the model never saw them).
+the most by the held-out labels themselves (an unbiased estimate: the model never saw them); where
+every margin would lose, ``NEVER``: the policy then plays as the heuristic.
 """
 from __future__ import annotations
 
@@ -47,7 +48,10 @@ from agents.base import Agent
 from cardzoo.options import check_int
 
 FORMAT = "cardzoo-residual-v1"
-MARGINS = (0.0, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1)
+# the fit's margin candidates; NEVER changes no decision (the heuristic as it is), chosen where every
+# smaller margin loses on the held-out labels
+NEVER = 1e6
+MARGINS = (0.0, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.2, 0.5, NEVER)
 LABEL_NOISE = 0.01                 # added to se^2 in the weights: labels with se 0 are not infinitely sure
 FIELDS = ("obs", "mask", "prior", "adv", "se")
 PLAY_FIELDS = FIELDS + ("plays",)  # games whose candidates are whole plays: each slot's cards, too
@@ -563,6 +567,13 @@ def held_out_gain(adv_pred, mask, adv_label, margin: float) -> tuple[float, floa
     return float(gain.mean()), float(change.mean())
 
 
+def best_margin(gains: dict) -> float:
+    """The margin whose changes gain the most on held-out labels ({margin: (gain, share changed)}), or
+    NEVER when no margin gains anything."""
+    best = max(MARGINS, key=lambda m: gains[m][0])
+    return best if gains[best][0] > 0 else NEVER
+
+
 def network_inputs(rules: ResidualGame, data: dict) -> tuple:
     """(inputs, per-slot features or None) of every label: ``rules.model_inputs`` computed once, in
     chunks, kept as float16 (counts and coarse fractions: exact enough, half the memory)."""
@@ -621,7 +632,7 @@ def fit(rules: ResidualGame, data: dict, hidden: int = 256, layers: int = 2, epo
         with torch.no_grad():
             vloss, pred = loss_of(net, vb)
         gains = {m: held_out_gain(pred.numpy(), data["mask"][val], data["adv"][val], m) for m in MARGINS}
-        best = max(MARGINS, key=lambda m: gains[m][0])
+        best = best_margin(gains)
         return float(vloss), best, gains[best]
 
     vb = tensors(val)

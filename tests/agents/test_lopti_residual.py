@@ -12,7 +12,7 @@ from agents.arena import duplicate_match  # noqa: E402
 from agents.lopti.heuristic import PICKUP, LoptiHeuristic  # noqa: E402
 from agents.lopti.residual import GAME  # noqa: E402
 from agents.lopti.search import LoptiSearch, play_candidates  # noqa: E402
-from agents.residual import (ResidualAgent, build_residual_model, canonical_labels, fit, label_positions,  # noqa: E402
+from agents.residual import (MARGINS, ResidualAgent, build_residual_model, canonical_labels, fit, label_positions,  # noqa: E402
                              load_residual, save_residual)
 
 OBS, ACTIONS = 309, 140
@@ -59,7 +59,7 @@ def test_the_fit_scales_counts_and_the_checkpoint_keeps_the_scale(labels, tmp_pa
     model, facts = fit(GAME, data, hidden=16, epochs=1, held_out=0.2, log=lambda *_: None)
     scale = model.obs_scale.numpy()
     assert scale.min() >= 1.0 and scale.max() >= 10            # hand and pile sizes are counts
-    assert facts["margin"] in (0.0, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1)
+    assert facts["margin"] in MARGINS
     path, _ = save_residual(model, tmp_path / "m.pt", {"game": "lopti", "hidden": 16, "layers": 2, "scaled": True,
                                                        "margin": facts["margin"]})
     again, meta = load_residual(path)
@@ -185,3 +185,16 @@ def test_train_residual_with_an_ensemble(tmp_path):
     assert "for each of 2 networks" in (out / "model_card.md").read_text()
     agent = make_agent(f"learned:{out / 'model.pt'}", "lopti", seed=0)
     assert isinstance(agent, ResidualAgent) and len(agent.model.members) == 2
+
+
+def test_a_fit_whose_every_margin_loses_keeps_the_heuristic():
+    """Where each margin's held-out gain is negative, the fit picks NEVER: the policy changes nothing."""
+    from agents.residual import NEVER, best_margin, held_out_gain
+
+    pred = np.array([[0.0, 0.3], [0.0, 0.25]])              # the network wants the second move in both
+    mask = np.ones_like(pred)
+    labels = np.array([[0.0, -1.0], [0.0, -0.5]])          # and the labels say that loses
+    gains = {m: held_out_gain(pred, mask, labels, m) for m in MARGINS}
+    assert best_margin(gains) == NEVER and gains[NEVER] == (0.0, 0.0)
+    gains[0.02] = (0.001, 0.1)                              # one margin that gains: that one
+    assert best_margin(gains) == 0.02
