@@ -237,7 +237,7 @@ def cmd_train_residual(args, cfg: dict) -> int:
     """`cardzoo train <game> --algo residual`: search labels, a residual fit, the model card."""
     from tqdm import tqdm
 
-    from agents.residual import GAMES, ResidualConfig, train_residual
+    from agents.residual import GAMES, ResidualConfig, margin_text, train_residual
 
     if args.game not in GAMES:
         raise ValueError(f"--algo residual trains {' and '.join(GAMES)} policies, not {args.game!r}")
@@ -248,8 +248,14 @@ def cmd_train_residual(args, cfg: dict) -> int:
                         keep_labels=args.keep_labels, label_against=args.label_against, search=args.search,
                         labels_from=args.labels_from, distill_from=args.distill_from, layers=args.layers,
                         label_minutes=None if args.label_games else args.minutes, label_games=args.label_games)
-    with tqdm(total=rc.epochs * rc.members, unit="epoch", desc=f"fit {args.game}") as bar:
-        res = train_residual(rc, out, log=bar.write, progress=bar)
+    # two bars: the labelling's clock (its budget in seconds, or open-ended for --label-games), then the fit
+    label_total = None if rc.label_minutes is None or args.labels_from or args.distill_from else int(rc.label_minutes * 60)
+    with tqdm(total=label_total, unit="s", desc=f"label {args.game}", position=0) as label_bar, \
+            tqdm(total=rc.epochs * rc.members, unit="epoch", desc=f"fit {args.game}", position=1) as bar:
+        def tick(seconds: float) -> None:
+            label_bar.update(int(seconds) - label_bar.n)
+
+        res = train_residual(rc, out, log=bar.write, progress=bar, label_tick=tick)
     meta = res["meta"]
     results = final_arena(args, res["checkpoint"], cfg)
     lab = meta["labelled"]
@@ -264,7 +270,7 @@ def cmd_train_residual(args, cfg: dict) -> int:
              f"- fit: {rc.epochs} epochs" + (f" for each of {rc.members} networks (the policy plays their mean)"
                                              if rc.members > 1 else "") +
              f" in {meta['fit_seconds']} s; held-out loss {meta['fit']['held_out_loss']} "
-             f"(zero advantage: {meta['fit']['held_out_loss_zero']}); margin {meta['margin']}; the policy changes "
+             f"(zero advantage: {meta['fit']['held_out_loss_zero']}); margin {margin_text(meta['margin'])}; the policy changes "
              f"{meta['fit']['changed']} of held-out decisions, gaining {meta['fit']['held_out_gain']:+} per decision "
              "by the held-out labels",
              f"- wall time: {meta['wall_seconds']} s"]

@@ -466,21 +466,52 @@ def _label_to_file(args) -> tuple[str, int, float]:
     return path, d["games"], d["seconds"]
 
 
+class _FutureResult:
+    """A concurrent.futures Future with the ready/wait/get of multiprocessing's AsyncResult."""
+
+    def __init__(self, future):
+        self.future = future
+
+    def ready(self) -> bool:
+        return self.future.done()
+
+    def wait(self, timeout: float) -> None:
+        try:
+            self.future.result(timeout)
+        except Exception:  # a timeout, or the job's error, which get() raises
+            pass
+
+    def get(self):
+        return self.future.result()
+
+
 def label_parallel(game: str, env_config: dict, seed: int, workers: int, folder: Path, seconds: float | None = None,
                    games: int | None = None, search: str | None = None, against: str = "search",
-                   keep: bool = False) -> dict:
+                   keep: bool = False, tick=None) -> dict:
     """``label_positions`` in ``workers`` processes (one per core); the labels, concatenated
-    (``keep``: the per-worker ``labels_<w>.npz`` files stay in ``folder``)."""
+    (``keep``: the per-worker ``labels_<w>.npz`` files stay in ``folder``). ``tick(seconds)``, if
+    given, is called about once a second while the workers label (a progress bar's clock)."""
     import multiprocessing as mp
+    from concurrent.futures import ThreadPoolExecutor
 
     folder.mkdir(parents=True, exist_ok=True)
     jobs = [(game, env_config, seed, w, seconds, games, search, against, str(folder / f"labels_{w}.npz"))
             for w in range(workers)]
+    t0 = time.perf_counter()
+
+    def wait(result):
+        while tick is not None and not result.ready():
+            result.wait(1.0)
+            tick(time.perf_counter() - t0)
+        return result.get()
+
     if workers == 1:
-        done = [_label_to_file(jobs[0])]
+        with ThreadPoolExecutor(1) as ex:
+            future = ex.submit(_label_to_file, jobs[0])
+            done = [wait(_FutureResult(future))]
     else:
         with mp.get_context("spawn").Pool(workers) as pool:
-            done = pool.map(_label_to_file, jobs)
+            done = wait(pool.map_async(_label_to_file, jobs))
     data = load_labels([p for p, _, _ in done], game)
     data["games"] = sum(g for _, g, _ in done)
     data["seconds"] = max(s for _, _, s in done)
@@ -565,6 +596,10 @@ def held_out_gain(adv_pred, mask, adv_label, margin: float) -> tuple[float, floa
     change = p[np.arange(len(p)), best] > margin
     gain = np.where(change, adv_label[np.arange(len(p)), best], 0.0)
     return float(gain.mean()), float(change.mean())
+
+
+def margin_text(margin: float) -> str:
+    return "never (the heuristic's moves)" if margin >= NEVER else f"{margin:g}"
 
 
 def best_margin(gains: dict) -> float:
@@ -659,12 +694,12 @@ def fit(rules: ResidualGame, data: dict, hidden: int = 256, layers: int = 2, epo
                             "held_out_gain": round(gain, 5), "changed": round(changed, 4),
                             "seconds": round(time.perf_counter() - t0, 1)} | ({"member": k} if members > 1 else {}))
             log(f"fit {f'member {k + 1}/{members} ' if members > 1 else ''}epoch {ep + 1}/{epochs}: held-out loss "
-                f"{vloss:.5f}, margin {best}: gain {gain:+.5f} per decision, changes {changed:.3f}")
+                f"{vloss:.5f}, margin {margin_text(best)}: gain {gain:+.5f} per decision, changes {changed:.3f}")
             if progress is not None:
                 progress.update(1)
     if members > 1:    # one network: its last epoch's judgement stands
         vloss, best, (gain, changed) = judged(model)
-        log(f"fit, the mean of {members}: held-out loss {vloss:.5f}, margin {best}: gain {gain:+.5f} per decision, "
+        log(f"fit, the mean of {members}: held-out loss {vloss:.5f}, margin {margin_text(best)}: gain {gain:+.5f} per decision, "
             f"changes {changed:.3f}")
     w0 = vb[2] / (vb[4] ** 2 + LABEL_NOISE)
     zero = float((vb[3] ** 2 * w0).sum() / w0.sum())
@@ -716,8 +751,9 @@ def earlier_labels(run, cfg: ResidualConfig) -> tuple[dict, dict]:
     return load_labels(files, cfg.game), before
 
 
-def train_residual(cfg: ResidualConfig, out_dir, log=print, progress=None) -> dict:
-    """Label, fit and save ``<out_dir>/model.pt`` + ``.json``; returns the run's facts."""
+def train_residual(cfg: ResidualConfig, out_dir, log=print, progress=None, label_tick=None) -> dict:
+    """Label, fit and save ``<out_dir>/model.pt`` + ``.json``; returns the run's facts. ``progress``:
+    a bar the fit's epochs advance; ``label_tick(seconds)``: called about once a second while labelling."""
     from agents import agent_options, search_class
 
     torch = _torch()
@@ -753,7 +789,7 @@ def train_residual(cfg: ResidualConfig, out_dir, log=print, progress=None) -> di
         log(f"labelling with {teacher} against {cfg.label_against} in {cfg.workers} processes, seed {cfg.seed}")
         seconds = None if cfg.label_minutes is None else cfg.label_minutes * 60
         raw = label_parallel(cfg.game, cfg.env_config, cfg.seed, cfg.workers, out / "labels", seconds,
-                             cfg.label_games, search, cfg.label_against, cfg.keep_labels)
+                             cfg.label_games, search, cfg.label_against, cfg.keep_labels, tick=label_tick)
         label_s = time.perf_counter() - t0
         n = len(raw["obs"])
         log(f"labelled {n} decisions of {raw['games']} deals in {label_s:.0f} s ({n / label_s:.0f}/s)")
@@ -763,6 +799,8 @@ def train_residual(cfg: ResidualConfig, out_dir, log=print, progress=None) -> di
     del raw
     torch.set_num_threads(cfg.threads)
     t1 = time.perf_counter()
+    if hasattr(progress, "reset"):  # a tqdm bar made before the labelling: its clock starts with the fit
+        progress.reset(total=progress.total)
     model, facts = fit(rules, data, cfg.hidden, cfg.layers, cfg.epochs, cfg.lr, cfg.minibatch, cfg.seed, log=log,
                        progress=progress, members=cfg.members)
     fit_s = time.perf_counter() - t1
