@@ -143,15 +143,15 @@ def main(argv=None) -> int:
                    help="JSON-lines file of finished search chunks: appended to, and read to resume")
     p.add_argument("--first-chunk", type=nonnegative_int, default=0, help="first search chunk to play (default 0)")
     args = p.parse_args(argv)
-    installed_games = {game for game, _ in ROW_SETS.values()} & set(list_games())
-    for game in installed_games:  # a bad --pimc spec is refused before any row is played
-        try:
-            make_agent(args.pimc, game, seed=0)
-        except ValueError as e:
-            p.error(f"--pimc {args.pimc!r}: {e}")
     logged = _read_log(args.log)
     installed = set(list_games())
     sets = args.game or [name for name, (game, _) in ROW_SETS.items() if game in installed]
+    if not args.no_search:  # the search rows' agent
+        for game, cfg in {ROW_SETS[name][0]: ROW_SETS[name][1] for name in sets}.items():
+            try:  # a bad --pimc spec is refused before any row is played
+                make_agent(args.pimc, game, seed=0, env_config=cfg)
+            except ValueError as e:
+                p.error(f"--pimc {args.pimc!r}: {e}")
     rows = []
     for name in sets:
         game, cfg = ROW_SETS[name]
