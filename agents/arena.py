@@ -260,6 +260,8 @@ def duplicate_match(game: str, a, b, deals: int = 100, config: dict | None = Non
         engine = "aec" if (a.needs_env or b.needs_env or time_limits) else "batch"
     if engine not in ("aec", "batch"):
         raise ValueError(f"engine must be 'auto', 'aec' or 'batch', not {engine!r}")
+    if engine == "batch" and time_limits:
+        raise ValueError("time limits are timed per decision, which only the 'aec' engine does")
     for ag in (a, b):
         ag.reset()
     stats: dict = {}

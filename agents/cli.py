@@ -367,6 +367,8 @@ def cmd_arena(args) -> int:
 
     if len(args.agents) < 2:
         raise ValueError("arena needs at least two agents")
+    if args.engine == "batch" and args.time_limits:
+        raise ValueError("--time-limits are timed per decision, which only --engine aec does")
     cfg = env_config(args)
     agents = make_agents(args.agents, args.game, args.seed, cfg)
     t0 = time.perf_counter()

@@ -57,6 +57,7 @@ NONSENSE = {
     "arena learned option of the wrong type": ["arena", "courtpiece", "random",
                                                f"learned:{ROOT}/agents/checkpoints/courtpiece.pt,margin=x"],
     "serve port out of range": ["serve", "--port", "99999"],
+    "arena batch engine with time limits": ARENA + ["--engine", "batch", "--time-limits"],
     "checkpoint of another variant": ["arena", "courtpiece", "random", f"learned:{MENDI_CHECKPOINT}"],
     "checkpoint of another player count": ["arena", "lopti", "--set", "num_players=3", "random",
                                            f"learned:{LOPTI_CHECKPOINT}"],
