@@ -518,6 +518,8 @@ def label_parallel(game: str, env_config: dict, seed: int, workers: int, folder:
     if not keep:
         for p, _, _ in done:
             os.remove(p)
+        if not any(folder.iterdir()):  # the folder was made for these files only
+            folder.rmdir()
     return data
 
 

@@ -143,6 +143,7 @@ def test_train_residual_command_writes_a_playable_checkpoint(tmp_path, capsys):
     meta = json.loads((out / "model.json").read_text())
     assert meta["format"] == FORMAT and meta["labelled"]["games"] == 2 and meta["train_config"]["seed"] == 0
     assert isinstance(make_agent(str(out / "model.pt"), "courtpiece", seed=0), ResidualAgent)
+    assert not (out / "labels").exists()                       # without --keep-labels, nothing is left
 
 
 def test_every_game_has_a_residual_trainer_and_others_are_refused():
