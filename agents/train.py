@@ -818,6 +818,14 @@ def evaluate(cfg: TrainConfig, model, it: int) -> dict:
     return out
 
 
+def trailing_mean(values, w: int) -> np.ndarray:
+    """Each value's mean with the w - 1 before it (fewer at the start: no zeros padded in)."""
+    csum = np.concatenate([[0.0], np.cumsum(np.asarray(values, float))])
+    end = np.arange(1, len(values) + 1)
+    start = np.maximum(end - w, 0)
+    return (csum[end] - csum[start]) / (end - start)
+
+
 def plot_curve(rows, path) -> str | None:
     try:
         import matplotlib
@@ -832,8 +840,8 @@ def plot_curve(rows, path) -> str | None:
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.5))
     ret = np.array([r["mean_return"] for r in rows], float)
     w = max(1, len(ret) // 20)
-    axes[0].plot(x, ret, alpha=0.3, label="vs pool opponent")
-    axes[0].plot(x, np.convolve(ret, np.ones(w) / w, mode="same"), label=f"smoothed ({w})")
+    axes[0].plot(x, ret, alpha=0.3, label="each iteration (its opponents)")
+    axes[0].plot(x, trailing_mean(ret, w), label=f"mean of the last {w}")
     axes[0].set_title("learner mean return (training games)")
     axes[0].legend(fontsize=7)
     for name, colour in zip(EVAL_OPPONENTS, ("tab:green", "tab:red")):

@@ -185,3 +185,10 @@ def test_mirror_games_make_every_decision_a_sample_of_its_own_side(game):
     assert learner_moves > dec / 2                                # half the games: every decision is the learner's
     adv, rets = gae(data, cfg.gamma, cfg.lam)
     assert np.isfinite(adv).all() and len(adv) == learner_moves
+
+
+def test_the_curve_smooths_without_pulling_its_ends_to_zero():
+    from agents.train import trailing_mean
+
+    np.testing.assert_allclose(trailing_mean([2.0, 4.0, 6.0, 8.0], 2), [2.0, 3.0, 5.0, 7.0])
+    np.testing.assert_allclose(trailing_mean([1.0, 1.0, 1.0], 5), [1.0, 1.0, 1.0])
