@@ -466,25 +466,6 @@ def _label_to_file(args) -> tuple[str, int, float]:
     return path, d["games"], d["seconds"]
 
 
-class _FutureResult:
-    """A concurrent.futures Future with the ready/wait/get of multiprocessing's AsyncResult."""
-
-    def __init__(self, future):
-        self.future = future
-
-    def ready(self) -> bool:
-        return self.future.done()
-
-    def wait(self, timeout: float) -> None:
-        try:
-            self.future.result(timeout)
-        except Exception:  # a timeout, or the job's error, which get() raises
-            pass
-
-    def get(self):
-        return self.future.result()
-
-
 def label_parallel(game: str, env_config: dict, seed: int, workers: int, folder: Path, seconds: float | None = None,
                    games: int | None = None, search: str | None = None, against: str = "search",
                    keep: bool = False, tick=None) -> dict:
@@ -492,7 +473,7 @@ def label_parallel(game: str, env_config: dict, seed: int, workers: int, folder:
     (``keep``: the per-worker ``labels_<w>.npz`` files stay in ``folder``). ``tick(seconds)``, if
     given, is called about once a second while the workers label (a progress bar's clock)."""
     import multiprocessing as mp
-    from concurrent.futures import ThreadPoolExecutor
+    from multiprocessing.pool import ThreadPool
 
     folder.mkdir(parents=True, exist_ok=True)
     jobs = [(game, env_config, seed, w, seconds, games, search, against, str(folder / f"labels_{w}.npz"))
@@ -505,13 +486,10 @@ def label_parallel(game: str, env_config: dict, seed: int, workers: int, folder:
             tick(time.perf_counter() - t0)
         return result.get()
 
-    if workers == 1:
-        with ThreadPoolExecutor(1) as ex:
-            future = ex.submit(_label_to_file, jobs[0])
-            done = [wait(_FutureResult(future))]
-    else:
-        with mp.get_context("spawn").Pool(workers) as pool:
-            done = wait(pool.map_async(_label_to_file, jobs))
+    # one worker labels in a thread of this process (no spawn), several in processes; either pool's
+    # map_async lets this thread keep the clock
+    with (ThreadPool(1) if workers == 1 else mp.get_context("spawn").Pool(workers)) as pool:
+        done = wait(pool.map_async(_label_to_file, jobs))
     data = load_labels([p for p, _, _ in done], game)
     data["games"] = sum(g for _, g, _ in done)
     data["seconds"] = max(s for _, _, s in done)
