@@ -61,6 +61,17 @@ def parse_hands(hands, what="deal"):
     return out
 
 
+def turned_fits(card, order, fc):
+    """Section 7: an injected "turned" card must lie in the first chooser's second packet, where
+    CP-3.5 and CP-7.8 take their card from (`order`: each seat's 13 cards in deal order)."""
+    return card in order[fc, 5:9].tolist()
+
+
+def band_timeout_fits(card, order, fc):
+    """Section 7: an injected "band_timeout" card must lie in d+1's first five (CP-11.5)."""
+    return card in order[fc, 0:5].tolist()
+
+
 class Deal:
     """A validated entry of "deal" / "deals"."""
 
@@ -109,10 +120,10 @@ class Deal:
         if self.turned is None and self.band_timeout is None and not self.change_cards:
             return
         fc = (dealer + 1) % 4
-        if self.turned is not None and self.turned not in [int(c) for c in order[fc, 5:9]]:
+        if self.turned is not None and not turned_fits(self.turned, order, fc):
             raise ValueError(f"{self.what}: 'turned' {card_text(self.turned)} is not in the first chooser's "
                              f"(seat {fc}) second packet")
-        if self.band_timeout is not None and self.band_timeout not in [int(c) for c in order[fc, 0:5]]:
+        if self.band_timeout is not None and not band_timeout_fits(self.band_timeout, order, fc):
             raise ValueError(f"{self.what}: 'band_timeout' {card_text(self.band_timeout)} is not in the "
                              f"first five of seat {fc}")
         fives = [set(int(c) for c in order[s, :5]) for s in range(4)]
@@ -181,13 +192,19 @@ class Episode:
         return out
 
     def turned_card(self, order, fc):
-        """CP-3.5 / CP-7.8 card."""
-        if self.turned is not None:
+        """CP-3.5 / CP-7.8 card from the current `order`: the injected one while it is still in the first
+        chooser's second packet, else second packet[rng.integers(4)] (section 7, step 3). A change of
+        cards (CP-10.1) re-deals every second packet, so an injected card checked against the deal as
+        dealt may have gone to another seat; using it then would turn up or lay face down another
+        seat's card (docs/RULINGS.md, Court Piece 9)."""
+        if self.turned is not None and turned_fits(self.turned, order, fc):
             return self.turned
         return int(order[fc, 5 + int(self.rng.integers(4))])
 
     def band_card(self, order, fc):
-        if self.band_timeout is not None:
+        """CP-11.5 timeout card from the current `order`: the injected one while it is still in d+1's
+        first five (his change of cards, CP-10.1, replaces them), else first five[rng.integers(5)]."""
+        if self.band_timeout is not None and band_timeout_fits(self.band_timeout, order, fc):
             return self.band_timeout
         return int(order[fc, int(self.rng.integers(5))])
 
