@@ -58,7 +58,9 @@ STATE_DTYPE = np.dtype([
     ("res_bonus", np.int32),
     ("bazi_index", np.int32),
     ("score", np.int32, (2,)),
-    ("cc_used", np.int8, (4,)),
+    # CHANGE_CARDS per seat (CP-10.1): int32 holds any change_cards_limit (<= MAX_INT), and the count
+    # never passes the limit, so it cannot wrap (an int8 wrapped at 128 and left 59 legal for ever)
+    ("cc_used", np.int32, (4,)),
     ("tricks_won", np.int8, (2,)),
     ("taken", np.int8, (2,)),
     ("tens", np.int8, (2,)),

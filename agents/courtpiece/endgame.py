@@ -47,7 +47,7 @@ TABLE_BITS = 16
 
 def solver_scratch(dtype, table_bits: int = TABLE_BITS) -> tuple:
     """Scratch for ``solve_after``: one state record per ply of a bazi and the same memory as words (a
-    ply's copy is a copy of 41 words instead of 328 bytes), the words of a record a position's key
+    ply's copy is a copy of 42 words instead of 336 bytes), the words of a record a position's key
     hashes, and the transposition table of 2**table_bits entries (keys, lower and upper bounds; none
     when ``table_bits`` is None, the plain alpha-beta the tests compare the table against)."""
     stack = np.zeros(4 * 13 + 2, dtype)

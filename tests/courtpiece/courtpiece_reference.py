@@ -95,7 +95,7 @@ def to_bits(actions):
 
 def record_bytes(st) -> bytes:
     """The bytes of Court Piece state records without the alignment padding of STATE_DTYPE: numba
-    leaves those 12 bytes per record as whatever a whole-record copy carried, so raw tobytes() of
+    leaves those 8 bytes per record as whatever a whole-record copy carried, so raw tobytes() of
     two equal games can differ there."""
     from numpy.lib.recfunctions import repack_fields
 

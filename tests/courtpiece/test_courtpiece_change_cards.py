@@ -1,6 +1,6 @@
-"""Change cards (CP-10.1) against what an injected deal fixes: the turned / unseen card (CP-3.5, CP-7.8)
+"""Change cards (CP-10.1): against what an injected deal fixes, the turned / unseen card (CP-3.5, CP-7.8)
 and the Band timeout card (CP-11.5) of section 7 are used only while a change has left them where
-section 7 puts them (docs/RULINGS.md, Court Piece 9).
+section 7 puts them (docs/RULINGS.md, Court Piece 9); and `change_cards_limit` beyond 127 (section 6).
 
 Written against the public surface of spec section 9 only.
 """
@@ -160,3 +160,56 @@ def test_band_timeout_card_still_in_the_first_five_after_a_change_is_used():
     s = h.ps(env)
     assert s["hidden_owner"] == 0 and "KH" not in h.hand(env, 0) and s["hand_sizes"] == [12, 13, 13, 13]
     _expect_every_card_once(env, "KH")
+
+
+# ---- change_cards_limit (section 6: int >= 1; CP-10.1: a seat changes again while it has uses left) ----
+def test_change_cards_counter_holds_any_limit():
+    """The per-seat count of changes never passes change_cards_limit, which section 6 bounds only by
+    the options' MAX_INT: the state field must hold that many without wrapping."""
+    from cardzoo.options import MAX_INT
+    from courtpiece_env.state import STATE_DTYPE
+
+    assert np.iinfo(STATE_DTYPE["cc_used"].base).max >= MAX_INT
+
+
+def test_change_cards_limit_200_aec_and_batch():
+    """change_cards_limit=200 (beyond an int8 counter): s0 may change exactly 200 times (section 4,
+    CHANGE_CARDS row: 59 while fewer than the limit were used), then s1 decides; `change_cards_used`
+    (9.3) counts every change and the observation's entry is uses / limit (3.4, observe.py). The
+    BatchGame game seeded alike stays identical (9.8)."""
+    import courtpiece_env
+
+    limit, seed = 200, 11
+    config = dict(variant="single_sar", change_cards=True, change_cards_limit=limit)
+    deal = {"hands": list(A), "dealer": 3}
+    env = courtpiece_env.env(**config)
+    env.reset(seed=seed, options={"deal": deal})
+    g = courtpiece_env.BatchGame(1, **config)
+    g.reset(seed=seed, deals=[deal])
+
+    def same():
+        assert g.public_state(0) == h.ps(env)
+        assert np.array_equal(g.legal_mask()[0], env.observe(env.agent_selection)["action_mask"])
+        assert np.array_equal(g.observe()[0], env.observe(env.agent_selection)["observation"])
+
+    for used in range(limit):
+        s = h.ps(env)
+        assert s["phase"] == "change_cards" and s["change_cards_used"] == [used, 0, 0, 0]
+        h.expect_legal(env, 0, "", [PASS, CHANGE])
+        assert env.observe("player_0")["observation"][881] == np.float32(used / limit)   # own entry
+        assert env.observe("player_1")["observation"][881 + 3] == np.float32(used / limit)  # s0 from s1
+        if used % 50 == 0:
+            same()
+        h.act(env, CHANGE, 0)
+        g.step(np.array([CHANGE]))
+    s = h.ps(env)
+    assert s["phase"] == "change_cards" and s["change_cards_used"] == [limit, 0, 0, 0]
+    h.expect_legal(env, 1, "", [PASS, CHANGE])  # s0's 200 uses are spent
+    assert env.observe("player_1")["observation"][881 + 3] == 1.0
+    same()
+    for seat in (1, 2, 3):
+        h.act(env, PASS, seat)
+        g.step(np.array([PASS]))
+    s = h.ps(env)
+    assert s["phase"] == "call" and s["actor"] == 0 and s["change_cards_used"] == [limit, 0, 0, 0]
+    same()
