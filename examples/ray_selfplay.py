@@ -4,13 +4,19 @@
     python examples/ray_selfplay.py --game courtpiece --variant single_sar --workers 4 --iterations 50
     python examples/ray_selfplay.py --address auto ...        (join a cluster started with `ray start`)
 
-The same as ``cardzoo train <game> --ray --workers N --iterations M``: each Ray actor is an
-``agents.train.RolloutWorker`` that owns a ``BatchGame`` of ``--envs`` games and plays whole episodes
-with the learner on one side — a team in Court Piece and Sheng Ji, one seat in LOPTI — and an opponent
-from the pool (the uniform random policy, then frozen snapshots of the learner) on the other. The
-driver broadcasts the weights once per iteration, merges the actors' batches and runs clipped PPO.
-Here the script starts Ray itself and hands the trainer a collector, so several runs could share the
-actors. The checkpoint is in the agents' format: ``cardzoo arena <game> learned:<out>/model.pt heuristic``.
+What ``cardzoo train <game> --ray --workers N --iterations M`` runs, with this script's defaults
+(``--envs`` here is games per actor, the iteration plays ``envs * workers``; learning rate 3e-4). First,
+in the driver process, the policy is distilled from the heuristic: 3 rounds of 4096 games (the
+heuristic's games, then the student's labelled by it), which takes a few minutes before the first Ray
+iteration. Then each Ray actor is an ``agents.train.RolloutWorker`` that owns a ``BatchGame`` of
+``--envs`` games and plays whole episodes with the learner on one side (a team in Court Piece and
+Sheng Ji, one seat in LOPTI) and, alternating game by game, the two default opponents (``TrainConfig``'s
+``opponents="self,heuristic"``) on the other: one drawn from the pool (the uniform random policy, then
+frozen snapshots of the learner) and the heuristic. The reward is the learner's return minus the
+heuristic's in the same seats of the same deal (the heuristic in every seat). The driver broadcasts
+the weights once per iteration, merges the actors' batches and runs clipped PPO. Here the script starts Ray itself and hands the trainer a collector, so
+several runs could share the actors. The checkpoint is in the agents' format:
+``cardzoo arena <game> learned:<out>/model.pt heuristic``.
 """
 from __future__ import annotations
 
