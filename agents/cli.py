@@ -131,8 +131,9 @@ def add_train(sub) -> None:
     p.add_argument("--address", default=None, help="Ray cluster to join (auto, host:6379, ray://host:10001); "
                                                    "implies --ray")
     p.add_argument("--workers", type=positive_int, default=None,
-                   help="rollout shards (default: 1 locally, every CPU of the Ray cluster with --ray); same seed "
-                        "and workers give the same run locally and on Ray")
+                   help="ppo: rollout shards (default: 1 locally, every CPU of the Ray cluster with --ray); same "
+                        "seed and workers give the same run locally and on Ray. residual: search-labelling processes "
+                        "(default: 2; 1 labels in the training process)")
     p.set_defaults(func=cmd_train)
 
 
