@@ -92,13 +92,16 @@ _FIELDS = [
     ("r_kitty", np.int8, (54,)),
     ("r_kpts", np.int16),
     ("r_last", np.int8),
-    ("r_mult", np.int16),
-    ("r_bonus", np.int16),
+    # m, the kitty bonus, p, d and g are int64: with kitty_multiplier "power_size" m = 2^z (SJ-10.2),
+    # z up to the hand size H = 52 (a last-trick tractor of 13 quads, D = 4), so m <= 2^52, the bonus
+    # <= 80 * 2^52 (a kitty of eight tens and kings) and p, d, g (SJ-10.1, SJ-11.1) grow with it
+    ("r_mult", np.int64),
+    ("r_bonus", np.int64),
     ("r_pen", np.int16),
-    ("r_p", np.int16),
+    ("r_p", np.int64),
     ("r_outcome", np.int8),      # 0 hold, 1 takeover
-    ("r_table", np.int8),
-    ("r_score", np.int8),
+    ("r_table", np.int64),
+    ("r_score", np.int64),
     ("r_gain", np.int8, (2,)),
     ("r_newlev", np.int8, (2,)),
     ("r_next_banker", np.int8),

@@ -660,6 +660,29 @@ def start_plan(plan: Plan, config: dict | None = None, **extra_options):
     return env
 
 
+def record_steps(env) -> list[int]:
+    """The actions env.step() takes from now on, in order (to replay them through BatchGame)."""
+    taken = []
+    step_env = env.step
+
+    def recording(action):
+        taken.append(action)
+        step_env(action)
+    env.step = recording
+    return taken
+
+
+def batch_replay(plan: Plan, config: dict | None, actions) -> object:
+    """A BatchGame of one game, started as `start_plan` starts the env (the plan's 7.1 options) and
+    played through `actions` (9.7 `play`), every one of them legal."""
+    cfg = {"decks": plan.decks, "declaration_mode": "preset"}
+    cfg.update(config or {})
+    g = new_batch(1, **cfg)
+    g.reset(deals=[plan.order], banker=plan.banker, levels=[RANKS[plan.level]] * 2, trump=plan.trump)
+    assert g.play(np.array([actions], np.int64)).tolist() == [len(actions)]
+    return g
+
+
 def run_plan(env, plan: Plan, stop_before: int | None = None, check=True):
     """Bury the kitty, then play the planned tricks (all, or up to index stop_before)."""
     s = ps(env)

@@ -91,6 +91,59 @@ def test_shengji_case_P_31(fmt, mult):
     assert r["opponent_points"] == r["trick_points"][1] + BONUS31[mult][fmt]
 
 
+# --- SJ-10.2 "power_size" values beyond 16 bits (9.4 result) -------------------------------------
+SJ_10_2_POWER = {  # pairs of the last-trick tractor: kitty, discards, then m, kitty_bonus, p, d (SJ-11.1)
+    4: ("KH KH KD KD TC TC TD TD", {"C": 6, "D": 12, "H": 6}, 256, 20480, 20600, 513),
+    5: ("KS KS KH KH TC TC 5D 5D", {"C": 10, "D": 10, "H": 10}, 1024, 71680, 71810, 1793),
+    8: ("KH KH KD KD TC TC TD TD", {"C": 18, "D": 12, "H": 18}, 65536, 5242880, 5243000, 131073),
+}
+
+
+@pytest.mark.parametrize("pairs", sorted(SJ_10_2_POWER))
+def test_shengji_SJ_10_2_power_size_result_fields_do_not_wrap(pairs):
+    """SJ-10.2 "power_size": the opponent s1 wins the last trick with a trump tractor of `pairs`
+    pairs (z = 2 x pairs, m = 2^z), so the kitty bonus and with it p, d and g (SJ-10.1, SJ-11.1,
+    section 5) pass what 8- and 16-bit result fields hold (they wrapped: 8 pairs gave m = 0,
+    p = 120). The 9.4 result, the rewards and the same hand through BatchGame (9.7) agree."""
+    kitty, discards, m, bonus, p, d = SJ_10_2_POWER[pairs]
+    unit = " ".join(f"{r}S {r}S" for r in "3456789T"[:pairs])
+    plan = h.plan_hand(2, "2", "S", 0, kitty, solo=(1, [unit], discards))
+    config = {"kitty_multiplier": "power_size"}
+    env = h.start_plan(plan, config)
+    actions = h.record_steps(env)
+    h.run_plan(env, plan, check=False)
+    r = env.infos["player_0"]["result"]
+    assert h.ps(env)["tricks"][-1]["format"] == [h.cset(unit)]
+    assert r["last_trick_winner"] == 1 and r["kitty_points"] == h.sum_points(kitty)
+    assert r["multiplier"] == m == 2 ** (2 * pairs)
+    assert r["kitty_bonus"] == bonus == r["kitty_points"] * m and r["penalty"] == 0
+    assert r["opponent_points"] == p == r["trick_points"][1] + bonus
+    assert r["outcome"] == "takeover" and r["table_levels"] == d == (p - 80) // 40
+    assert r["hand_score"] == 1 + d
+    assert r["levels_gained"] == [0, 12] and r["new_levels"] == [0, 12]  # up to A, which must be defended
+    assert_hand_rewards(env, plan, 1 + d)
+    g = h.batch_replay(plan, config, actions)
+    assert g.public_state(0)["result"] == r
+    assert g.rewards[0].tolist() == [env.rewards[a] for a in AGENTS]
+
+
+def test_shengji_SJ_10_2_result_fields_hold_every_value():
+    """SJ-10.2: m = 2^z for z up to the hand size H = 52 (D = 4: a last trick of 13 quads), a kitty of
+    at most 80 points, so the result fields must hold m <= 2^52, a bonus <= 80 x 2^52, and p, d and
+    g = 1 + d (SJ-10.1, SJ-11.1) from it."""
+    from shengji_env import kernels as K
+    from shengji_env.config import DEAL_SIZES
+    from shengji_env.state import STATE_DTYPE
+
+    H = max(n for n, _ in DEAL_SIZES.values())
+    assert K.kitty_multiplier([(4, 13)], "power_size") == 2 ** H == 2 ** 52
+    m, bonus = 2 ** H, 80 * 2 ** H
+    p = 100 * 4 + bonus
+    d = (p - 40) // 20
+    for field, top in (("r_mult", m), ("r_bonus", bonus), ("r_p", p), ("r_table", d), ("r_score", 1 + d)):
+        assert np.iinfo(STATE_DTYPE[field].base).max >= top, field
+
+
 # --- P-32 ---------------------------------------------------------------------------------------
 def test_shengji_case_P_32():
     """P-32: a declarer wins the last trick: the kitty (25) counts for nobody (SJ-10.2); p = 70 ->
