@@ -6,7 +6,7 @@ import dataclasses
 import numpy as np
 
 from cardzoo.cards import rank_index
-from cardzoo.options import check_bool, check_choice, check_int, is_int, make_config
+from cardzoo.options import MAX_INT, check_bool, check_choice, check_int, is_int, make_config
 
 EPISODES = ("hand", "match")
 REWARD_MODES = ("hand_score", "levels", "match")
@@ -85,8 +85,10 @@ class Config:
         check_choice("kitty_flip", self.kitty_flip, KITTY_FLIPS)
         check_choice("kitty_multiplier", self.kitty_multiplier, KITTY_MULTIPLIERS)
         check_choice("throw_penalty", self.throw_penalty, THROW_PENALTIES)
+        # section 6 sets no bound: the options' MAX_INT bounds |x| (docs/env_contract_inputs.md), so the
+        # SJ-7.4 penalty of a hand (at most 1326 retracted cards times x) stays within its int64 fields
         object.__setattr__(self, "throw_penalty_points",
-                           check_int("throw_penalty_points", self.throw_penalty_points))
+                           check_int("throw_penalty_points", self.throw_penalty_points, lo=-MAX_INT, hi=MAX_INT))
         if self.throw_penalty_points % 5 != 0:
             raise ValueError(f"option throw_penalty_points={self.throw_penalty_points!r} must be a multiple of 5")
         if isinstance(self.must_defend, str) or not isinstance(self.must_defend, (list, tuple)):

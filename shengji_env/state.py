@@ -78,7 +78,10 @@ _FIELDS = [
     ("ft_seat", np.int8, (MAX_TRICKS,)),
     ("ft_trick", np.int8, (MAX_TRICKS,)),
     ("ft_att", np.int8, (MAX_TRICKS, 54)),
-    ("penalty", np.int16),
+    # net SJ-7.4 throw penalty: throw_penalty_points (|x| <= MAX_INT = 10**9, section 6 sets no bound)
+    # per failed throw (at most one a trick, H <= 52) or per retracted card (at most H(H - 1)/2 = 1326
+    # a hand: every lead a throw of the whole hand forced down to one card), so int64
+    ("penalty", np.int64),
     ("hand_over", np.int8),      # the buried kitty is public (hand finished, episode over)
     ("term", np.int8),
     ("trunc", np.int8),
@@ -97,7 +100,7 @@ _FIELDS = [
     # <= 80 * 2^52 (a kitty of eight tens and kings) and p, d, g (SJ-10.1, SJ-11.1) grow with it
     ("r_mult", np.int64),
     ("r_bonus", np.int64),
-    ("r_pen", np.int16),
+    ("r_pen", np.int64),         # `penalty` at the hand's end
     ("r_p", np.int64),
     ("r_outcome", np.int8),      # 0 hold, 1 takeover
     ("r_table", np.int64),

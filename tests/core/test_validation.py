@@ -60,6 +60,7 @@ BAD_OPTIONS = [
     ("shengji", {"first_drawer": True}, "first_drawer"),
     ("shengji", {"throw_penalty_points": 2**63}, "throw_penalty_points"),
     ("shengji", {"throw_penalty_points": 10.0}, "throw_penalty_points"),
+    ("shengji", {"throw_penalty_points": MAX_INT + 5}, "throw_penalty_points"),  # a multiple of 5 past MAX_INT
     ("shengji", {"max_redeals": -1}, "max_redeals"),
     ("shengji", {"must_defend": ["A", 12]}, "must_defend"),
     ("shengji", {"auto_forced": np.True_}, "auto_forced"),

@@ -188,3 +188,67 @@ def test_shengji_case_P_30_opponent(config, expected):
     p = 45 + 40 + expected
     assert r["opponent_points"] == p
     assert r["outcome"] == ("hold" if p < 80 else "takeover")
+
+
+# --- SJ-7.4 throw_penalty_points beyond 16 bits (section 6: any multiple of 5, |x| <= MAX_INT) ---
+SJ_7_4_LARGE = [  # P-30's hands: the thrower's team, option values, then penalty, p, outcome, d (SJ-11.1)
+    ("declarer", {"throw_penalty": "per_attempt", "throw_penalty_points": 30000}, 30000, 30075, "takeover", 749),
+    ("declarer", {"throw_penalty": "per_attempt", "throw_penalty_points": 40000}, 40000, 40075, "takeover", 999),
+    ("declarer", {"throw_penalty": "per_card", "throw_penalty_points": 10**9}, 10**9, 10**9 + 75, "takeover",
+     24999999),
+    ("opponent", {"throw_penalty": "per_attempt", "throw_penalty_points": 10**9}, -10**9, 85 - 10**9, "hold", 3),
+]
+
+
+@pytest.mark.parametrize("thrower, config, penalty, p, outcome, d", SJ_7_4_LARGE,
+                         ids=[f"{t}-{c['throw_penalty_points']}" for t, c, *_ in SJ_7_4_LARGE])
+def test_shengji_SJ_7_4_large_throw_penalty(thrower, config, penalty, p, outcome, d):
+    """SJ-7.4: a penalty too large for 16 bits counts in full. P-30's failed throw (one attempt, one
+    retracted card, AH) by the declarer s0 adds it to the opponents' 75 trick points, by the opponent
+    s0 subtracts it from their 45 + 40 (kitty bonus); p decides the result (SJ-10.1, SJ-11.1) and the
+    rewards (section 5: opponents g/3, declarers -g/3). An int16 penalty wrapped: 40000 gave -25536,
+    p = -25461, a hold and s1 -1 instead of +333.33; 30000 gave table_levels -19 instead of 749. The
+    same hand through BatchGame (9.7) agrees."""
+    plan = plan_declarer_thrower() if thrower == "declarer" else plan_opponent_thrower()
+    env = h.start_plan(plan, config)
+    actions = h.record_steps(env)
+    h.run_plan(env, plan)
+    r = env.infos["player_0"]["result"]
+    assert r["penalty"] == penalty and r["opponent_points"] == p
+    assert r["outcome"] == outcome and r["table_levels"] == d
+    g = -d if outcome == "hold" else 1 + d
+    assert r["hand_score"] == g
+    assert r["next_banker"] == ((plan.banker + 2) % 4 if outcome == "hold" else (plan.banker + 1) % 4)
+    for seat, a in enumerate(h.AGENTS):
+        assert env.rewards[a] == pytest.approx(g / 3 if seat % 2 == plan.opponents else -g / 3)
+    if config["throw_penalty_points"] == 40000:
+        assert [env.rewards[a] for a in h.AGENTS] == pytest.approx([-1000 / 3, 1000 / 3] * 2)  # s1 +333.33
+    g_batch = h.batch_replay(plan, config, actions)
+    assert g_batch.public_state(0)["result"] == r
+    assert g_batch.rewards[0].tolist() == [env.rewards[a] for a in h.AGENTS]
+
+
+def test_shengji_SJ_7_4_penalty_fields_hold_every_value():
+    """SJ-7.4: |throw_penalty_points| <= MAX_INT (section 6 sets no bound; the options' bound), charged
+    per failed throw or per retracted card: at most H(H - 1)/2 = 1326 retracted cards a hand (every
+    lead a throw of the whole hand forced down to one card). The penalty fields hold that, and p, d
+    and g (SJ-10.1, SJ-11.1) with it on top of the largest trick points and kitty bonus (SJ-10.2)."""
+    import numpy as np
+
+    import shengji_env
+    from cardzoo.options import MAX_INT
+    from shengji_env.config import DEAL_SIZES
+    from shengji_env.state import STATE_DTYPE
+
+    H = max(n for n, _ in DEAL_SIZES.values())
+    most = MAX_INT * H * (H - 1) // 2
+    p = 100 * 4 + 80 * 2 ** H + most
+    d = (p - 40) // 20
+    for field, top in (("penalty", most), ("r_pen", most), ("r_p", p), ("r_table", d), ("r_score", 1 + d)):
+        info = np.iinfo(STATE_DTYPE[field].base)
+        assert info.max >= top and info.min <= -most, field
+    for x in (MAX_INT, -MAX_INT):
+        assert shengji_env.raw_env(throw_penalty_points=x).config.throw_penalty_points == x
+    for x in (MAX_INT + 5, -MAX_INT - 5):
+        with pytest.raises(ValueError, match=r"throw_penalty_points=-?1000000005 is out of range"):
+            shengji_env.raw_env(throw_penalty_points=x)
