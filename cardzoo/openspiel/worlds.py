@@ -234,7 +234,11 @@ def _shengji_bounds(cfg):
         d = cfg.decks
         hand = {1: 12, 2: 25, 3: 39, 4: 52}[d]
         m = {"flat": 2, "single_or_multi": 4, "times_size": 2 * hand, "power_size": 2 ** hand}[cfg.kitty_multiplier]
-        p = 100 * d + 10 * 8 * m                 # every point card plus a kitty of tens and kings, multiplied
+        # failed throws (SJ-7.4) add |throw_penalty_points| each (a throw needs two cards: at most H - 1 a
+        # hand) or per retracted card (at most H(H - 1)/2: every lead the whole hand, forced to one card)
+        throws = {"none": 0, "per_attempt": hand - 1, "per_card": hand * (hand - 1) // 2}[cfg.throw_penalty]
+        # every point card plus a kitty of tens and kings, multiplied, plus the penalties
+        p = 100 * d + 10 * 8 * m + abs(cfg.throw_penalty_points) * throws
         per_hand = (1 + (p - 40 * d) // (20 * d)) / 3
     hands = cfg.max_hands if cfg.episode == "match" else 1
     return -per_hand * hands, per_hand * hands

@@ -252,3 +252,21 @@ def test_shengji_SJ_7_4_penalty_fields_hold_every_value():
     for x in (MAX_INT + 5, -MAX_INT - 5):
         with pytest.raises(ValueError, match=r"throw_penalty_points=-?1000000005 is out of range"):
             shengji_env.raw_env(throw_penalty_points=x)
+
+
+@pytest.mark.parametrize("thrower, config, penalty, p, outcome, d", SJ_7_4_LARGE,
+                         ids=[f"{t}-{c['throw_penalty_points']}" for t, c, *_ in SJ_7_4_LARGE])
+def test_shengji_SJ_7_4_openspiel_utility_bounds_count_the_penalty(thrower, config, penalty, p, outcome, d):
+    """The OpenSpiel bridge's min/max utility (docs/openspiel.md: the spec's bounds for the options
+    given) count the SJ-7.4 penalty: the rewards of P-30's hands above (+-g/3, section 5) lie within
+    them, and so does the largest penalty the option can charge (H(H - 1)/2 retracted cards)."""
+    import shengji_env
+    from cardzoo.openspiel.worlds import GAMES
+
+    cfg = shengji_env.raw_env(**config).config
+    low, high = GAMES["shengji"].utility_bounds(cfg)
+    g = -d if outcome == "hold" else 1 + d
+    assert low <= -abs(g) / 3 and abs(g) / 3 <= high
+    H = cfg.hand_size
+    most = abs(config["throw_penalty_points"]) * (H * (H - 1) // 2 if config["throw_penalty"] == "per_card" else H - 1)
+    assert high >= (1 + (200 + 160 + most - 80) // 40) / 3  # D = 2, flat: every point card, kitty 80 x 2
