@@ -42,8 +42,8 @@ _FIELDS = [
     ("hand_level", np.int8),
     ("banker", np.int8),         # -1 while the first hand's declaring decides it
     ("trump", np.int8),          # -1 undecided, 0..3 suit, 4 NT
-    ("hand_index", np.int16),
-    ("void_deals", np.int16),
+    ("hand_index", np.int32),     # max_hands and max_redeals go up to 10**9 (section 6)
+    ("void_deals", np.int32),
     ("ndecl", np.int8),
     ("decl_seat", np.int8, (MAX_DECL,)),
     ("decl_card", np.int8, (MAX_DECL,)),
@@ -87,7 +87,7 @@ _FIELDS = [
     ("trunc", np.int8),
     ("rewards", np.float32, (4,)),
     ("r_valid", np.int8),
-    ("r_hand_index", np.int16),
+    ("r_hand_index", np.int32),
     ("r_banker", np.int8),
     ("r_level", np.int8),
     ("r_trump", np.int8),

@@ -144,6 +144,18 @@ def test_shengji_SJ_10_2_result_fields_hold_every_value():
         assert np.iinfo(STATE_DTYPE[field].base).max >= top, field
 
 
+def test_shengji_match_counters_hold_the_option_bounds():
+    """Section 6: max_hands and max_redeals go up to 10**9 (MAX_INT), so the hand index and the
+    count of redeals in a row (SJ-4.9) must hold that many without wrapping."""
+    from cardzoo.options import MAX_INT
+    from shengji_env import env
+    from shengji_env.state import STATE_DTYPE
+
+    env(max_hands=MAX_INT, max_redeals=MAX_INT)   # both accepted at the bound
+    for field in ("hand_index", "void_deals", "r_hand_index"):
+        assert np.iinfo(STATE_DTYPE[field].base).max >= MAX_INT, field
+
+
 # --- P-32 ---------------------------------------------------------------------------------------
 def test_shengji_case_P_32():
     """P-32: a declarer wins the last trick: the kitty (25) counts for nobody (SJ-10.2); p = 70 ->
