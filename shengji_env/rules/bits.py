@@ -39,11 +39,16 @@ def _esuit_tables_r(s, esm):
         esm[i] = 0
     est = s.es_tab
     pst = s.pos_tab
+    # first the cards at each position, then a suffix OR turns them into the cards above it
     for c in range(54):
-        cb = np.uint64(1) << np.uint64(c)
-        base = ESM_ABOVE + NPOS * est[c]
-        for p in range(pst[c]):
-            esm[base + p] |= cb
+        esm[ESM_ABOVE + NPOS * est[c] + pst[c]] |= np.uint64(1) << np.uint64(c)
+    for e in range(5):
+        base = ESM_ABOVE + NPOS * e
+        above = np.uint64(0)
+        for p in range(NPOS - 1, -1, -1):
+            at = esm[base + p]
+            esm[base + p] = above
+            above |= at
 
 
 @njit(cache=True)

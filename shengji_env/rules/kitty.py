@@ -1,10 +1,14 @@
 """SJ-5 and SJ-4.9: the kitty flip, the banker's pick-up and the bury."""
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
+from cardzoo.cards import lowest_bit
+
 from ..config import C_FLIP, C_K
-from .cardsets import add_to_hand, clear_selection_sets, select_card, sync_seat_sets
+from ..state import CS_SEL
+from .cardsets import add_to_hand, clear_selection_sets, select_card, take_from_hand
 from .order import card_pos, set_tables
 from .phases import BURY, LEAD
 
@@ -66,11 +70,15 @@ def bury_card(s, c, K):
     are the kitty, and the banker leads the first trick (SJ-5.2)."""
     select_card(s, c)
     if s.nsel == K:
-        for x in range(54):
-            s.hand[s.banker, x] -= s.sel[x]
-            s.buried[x] = s.sel[x]
-            s.sel[x] = 0
-        sync_seat_sets(s, s.banker)
+        s.buried[:] = 0
+        x = s.card_sets[CS_SEL + 1]
+        while x != 0:
+            y = np.int64(lowest_bit(x))
+            x &= x - np.uint64(1)
+            k = s.sel[y]
+            take_from_hand(s, s.banker, y, k)
+            s.buried[y] = k
+            s.sel[y] = 0
         clear_selection_sets(s)
         s.nsel = 0
         s.phase = LEAD

@@ -29,13 +29,13 @@ def _record_failed_throw(s, ws, ldr, play, cards):
     s.ft_seat[nf] = ldr
     s.ft_trick[nf] = s.ntricks
     att = s.ft_att[nf]
-    for c in range(54):
-        att[c] = s.sel[c]
+    att[:] = 0
     nret = 0
     x = cards
     while x != 0:
         c = np.int64(lowest_bit(x))
         x &= x - np.uint64(1)
+        att[c] = s.sel[c]
         ret = s.sel[c] - play[c]
         nret += ret
         if ret > s.shown[ldr, c]:

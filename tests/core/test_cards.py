@@ -39,6 +39,20 @@ def test_bit_helpers_agree_with_python():
         assert (int(pop), int(low), int(high), int(kth)) == (len(bits), bits[0], bits[-1], bits[k])
 
 
+@njit
+def _nth_both(m, k):
+    return cards.nth_set_bit_loop(m, k), cards.nth_set_bit_pdep(m, k)
+
+
+@pytest.mark.skipif(not cards.HAS_PDEP, reason="this CPU's pdep is not used (no BMI2, or microcoded)")
+def test_nth_set_bit_pdep_agrees_with_the_loop_on_every_bit_of_full_words():
+    rng = np.random.default_rng(1)
+    words = [2**64 - 1, 1, 2**63, 2**54 - 1] + [int(w) for w in rng.integers(1, 2**63, 300, dtype=np.uint64)]
+    for m in words:
+        for k in range(bin(m).count("1")):
+            assert _nth_both(np.uint64(m), k) == (cards.mask_to_cards(m)[k],) * 2
+
+
 def test_kernel_generator_is_reproducible_and_uniform():
     g1 = cards.seed_generators(7, 3)
     g2 = cards.seed_generators(7, 3)
