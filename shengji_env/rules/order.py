@@ -17,15 +17,10 @@ def next_seat(p):
 
 @njit(cache=True, inline="always")
 def card_points(c):
-    """SJ-2.1: 5 -> 5, 10 and K -> 10, else 0."""
-    if c >= 52:
-        return 0
+    """SJ-2.1: 5 -> 5, 10 and K -> 10, else 0 (jokers too). Without branches: a trick's cards are
+    random, and a branch on them is mispredicted about one time in three."""
     r = c % 13
-    if r == 3:
-        return 5
-    if r == 8 or r == 11:
-        return 10
-    return 0
+    return np.int64(c < 52) * (5 * np.int64(r == 3) + 10 * np.int64((r == 8) | (r == 11)))
 
 
 @njit(cache=True)
