@@ -91,7 +91,7 @@ def _decompose_selection(s, ws, esm, stk, sb, D):
     sel = s.sel
     pst = s.pos_tab
     one = np.uint64(1)
-    for k in range(16):
+    for k in range(2 * D + 1):   # the planes read below: up to k + bk <= 2D
         ws[WS_SEL_PK + k] = 0
     occ = 0
     amb = False

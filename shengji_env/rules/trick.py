@@ -179,7 +179,10 @@ def _winner_single_tuple(s, l0):
     """The winning seat of a trick whose format F is one single or one tuple of k = n cards (the
     trick's plays at l0.. of the play log, n per seat): a play matches iff it is k copies of one
     card of esuit s or TRUMP (SJ-9.1), its strength is that card's position (SJ-9.2). The speed
-    twin of _winner_by_strength (no strength search)."""
+    twin of _winner_by_strength (no strength search). beats (SJ-3.5, SJ-9.3) as one order: a
+    matching play ranks by its position, 16 higher in TRUMP (positions are 0..15), so a trump
+    beats a non-trump and within an esuit the stronger play wins; ties keep the earlier play.
+    Without branches on the cards, which are random in a rollout."""
     n = s.lead_n
     ldr = s.leader
     lc = s.log_card
@@ -187,26 +190,19 @@ def _winner_single_tuple(s, l0):
     pst = s.pos_tab
     se = s.lead_esuit
     best = ldr
-    be = -1
     bs = -1
     for dq in range(4):
         i0 = l0 + dq * n
         one = lc[i0]
         ok = True
         for i in range(i0 + 1, i0 + n):
-            if lc[i] != one:
-                ok = False
+            ok &= lc[i] == one
         e = est[one]
-        if not ok or (e != se and e != TRUMP):
-            continue
-        v = pst[one]
-        if dq == 0:
-            be = e
-            bs = v
-        elif beats(e, v, be, bs):
-            best = (ldr + dq) % 4
-            be = e
-            bs = v
+        rank = np.int64(pst[one]) + NPOS * np.int64(e == TRUMP)
+        rank = rank if ok & ((e == se) | (e == TRUMP)) else -1
+        q = (ldr + dq) & 3
+        best = q if rank > bs else best
+        bs = rank if rank > bs else bs
     return best
 
 
