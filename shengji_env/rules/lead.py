@@ -108,6 +108,19 @@ def _decompose_selection(s, ws, esm, stk, sb, D):
             ws[WS_SEL_PK + k] |= 1 << p
     m = 0
     pk2 = ws[WS_SEL_PK + 2]
+    if pk2 == 0 and not amb:
+        # single copies at distinct positions (a random lead's usual throw): the greedy order is
+        # the singles by position, highest first
+        P = np.uint64(occ)
+        while P != 0:
+            p = highest_bit(P)
+            P &= ~(one << np.uint64(p))
+            ws[WS_COMP_K + m] = 1
+            ws[WS_COMP_L + m] = 1
+            ws[WS_COMP_TOP + m] = p
+            ws[WS_COMP_CARDS + NPOS * m] = ws[WS_SEL_AT + p]
+            m += 1
+        return m
     if amb and (pk2 & (pk2 >> 1)) == 0:
         # a position holds two different selected cards, but no two adjacent positions hold a
         # pair, so no tractor can form (SJ-6.2): every partition's greatest key list keeps each
