@@ -10,7 +10,7 @@ from collections import OrderedDict
 from cardzoo import records
 from cardzoo.options import check_seed
 from cardzoo.registry import list_games, make
-from cardzoo.web.views import hand_view, legal_names, public_move, table_view
+from cardzoo.web.views import PRIVATE_WINDOWS, hand_view, legal_names, private_window, public_move, table_view
 
 MAX_BOT_STEPS = 20000  # a game's every decision fits easily (a LOPTI round stops at max_moves)
 
@@ -90,12 +90,24 @@ class Table:
             return None
         return raw.seat_of(raw.agent_selection)
 
-    def _log(self, seat: int, action: str, phase: str) -> None:
-        """Log a move as the human saw it: its own in full, another seat's hidden move by its kind."""
+    def _step(self, seat: int, action: int) -> None:
+        """Step the env and log the move as the human saw it: its own in full, another seat's hidden
+        move by its kind, a silent one (a Sheng Ji declaring pass) not at all. A frame that stops at
+        another seat's private window (a Sheng Ji declaration window: the deal stops there only when
+        that seat holds a legal declaration) names no actor and shows the seats as they were when the
+        move was made, not where the deal went on to."""
+        phase, name = self._phase(), self.raw.action_name(action)
+        private = PRIVATE_WINDOWS.get(self.game)
+        before = table_view(self.game, self.raw, {self.seat})["seats"] if private else None
+        self.env.step(action)
         if seat != self.seat:
-            action = public_move(self.game, phase, action)
-        self.moves.append({"seat": seat, "action": action})
+            name = public_move(self.game, phase, name)
+            if name is None:
+                return
+        self.moves.append({"seat": seat, "action": name})
         frame = table_view(self.game, self.raw, {self.seat})
+        if private_window(self.game, frame["phase"], self._actor(), self.seat):
+            frame["seats"] = before
         frame["move"] = self.moves[-1]
         self.frames.append(frame)
 
@@ -109,10 +121,7 @@ class Table:
             obs = self.raw.observe(self.raw.agent_selection)
             if ag.needs_env:
                 ag.observe_env(self.raw, seat)
-            a = int(ag.act(obs["observation"], obs["action_mask"]))
-            phase = self._phase()
-            self.env.step(a)
-            self._log(seat, self.raw.action_name(a), phase)
+            self._step(seat, int(ag.act(obs["observation"], obs["action_mask"])))
         raise RuntimeError(f"the agents made {MAX_BOT_STEPS} decisions without the game reaching the human")
 
     def act(self, action) -> None:
@@ -127,9 +136,7 @@ class Table:
         if action not in legal:
             raise RequestError(f"{action!r} is not legal now; legal: {', '.join(legal)}")
         self.moves, self.frames = [], []
-        phase = self._phase()
-        self.env.step(self.raw.action_from_name(action))
-        self._log(seat, action, phase)
+        self._step(seat, self.raw.action_from_name(action))
         self._bots()
 
     def _phase(self) -> str:

@@ -182,6 +182,8 @@ def table_view(game: str, raw, show: set[int] | str = frozenset()) -> dict:
         st.setdefault("up", [])
     if game == "courtpiece":
         view["facts"] += _courtpiece_hidden(raw, ps, show)
+    if show != "all" and view["phase"] in PRIVATE_WINDOWS.get(game, ()) and view["actor"] not in show:
+        view["actor"] = None     # another seat's private window (a Sheng Ji declaration window)
     return view
 
 
@@ -206,9 +208,27 @@ HIDDEN_MOVES = {
 }
 
 
-def public_move(game: str, phase: str, action: str) -> str:
-    """How another seat sees `action`, made in `phase`: its name, or for a hidden move what kind it was."""
+# Moves the other seats do not see at all, not even that a decision was made: a Sheng Ji seat is given
+# a declaration window only while it holds a legal declaration (SJ-4.6), so another seat's pass there
+# would show that it holds a level card or a joker pair, which no observation shows (shengji.md 3).
+SILENT_MOVES = {"shengji": {("DECLARE", "pass")}}
+
+# Phases in which whether a seat is asked at all is private: while another seat decides in one, the
+# page names no actor, and the table it shows is the one at the last public moment (tables.Table).
+PRIVATE_WINDOWS = {"shengji": {"DECLARE"}}
+
+
+def public_move(game: str, phase: str, action: str) -> str | None:
+    """How another seat sees `action`, made in `phase`: its name, for a hidden move what kind it was,
+    and None for a silent move (the others see nothing)."""
+    if (phase, action) in SILENT_MOVES.get(game, ()):
+        return None
     return HIDDEN_MOVES.get(game, {}).get(phase, action)
+
+
+def private_window(game: str, phase: str, actor, viewer) -> bool:
+    """Whether `actor`, deciding in `phase`, is being asked something `viewer` must not learn of."""
+    return actor is not None and actor != viewer and phase in PRIVATE_WINDOWS.get(game, ())
 
 
 def legal_names(raw) -> list[str]:

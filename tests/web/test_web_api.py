@@ -15,6 +15,7 @@ pytest.importorskip("httpx2")
 from starlette.testclient import TestClient  # noqa: E402
 
 from cardzoo import records  # noqa: E402
+from cardzoo.web.tables import replay_frames  # noqa: E402
 from cardzoo.web.server import create_app  # noqa: E402
 
 PINNED = {"id", "to_act", "legal", "over", "result", "record"}
@@ -282,3 +283,45 @@ def test_the_hider_sees_its_face_down_card_and_nobody_else_does():
     assert facts["Face-down card (player_0)"] == state["legal"][0].split()[1] and facts["Trump"] == "face down"
     for seat in (1, 2, 3):
         assert not any(label.startswith("Face-down card") for label, _ in table_view("courtpiece", table.raw, {seat})["facts"])
+
+
+def test_sheng_ji_declaring_windows_of_other_seats_stay_private():
+    """SJ-4.6: the deal stops for a seat only while it holds a legal declaration, so another seat's
+    pass, its being asked at all, and how far the deal had gone when it was asked would each tell the
+    person that it holds a level card or a joker pair, which no seat's observation shows (shengji.md 3).
+    Served live: no other seat's DECLARE pass, no actor while another seat has a window, and the seats
+    as they were at the move. The finished game's record and replay keep every step."""
+    from cardzoo.web.tables import Table
+
+    table = Table("shengji", {"decks": 2}, 0, "random", 5)
+    served = []
+    while True:
+        state = table.state()
+        served += list(zip(state["moves"], state["frames"]))
+        if state["over"]:
+            break
+        table.act("pass" if state["phase"] == "DECLARE" else state["legal"][0])
+    rec = state["record"]
+    # every position of the record, as the env had it (index i: after step i, 0: the start)
+    raw = records.start(rec)
+    records.Recorder(raw).begin(rec["seed"], rec.get("options"))
+    positions = [raw.public_state()]
+    records.replay(rec, on_step=lambda i, st, env: positions.append(env.public_state()))
+    expected = []
+    for i, st in enumerate(rec["steps"], 1):
+        before, after = positions[i - 1], positions[i]
+        if st["actor"] != 0 and before["phase"] == "DECLARE" and st["action"] == "pass":
+            continue                                            # a bot's silent pass: not served
+        action = "buries a card" if st["actor"] != 0 and before["phase"] == "BURY" else st["action"]
+        window = after["phase"] == "DECLARE" and after["current_player"] not in (None, 0)
+        expected.append(({"seat": st["actor"], "action": action},
+                         None if window else after["current_player"],
+                         (before if window else after)["hand_sizes"]))
+    got = [(m, f["actor"], [s["count"] for s in f["seats"]]) for m, f in served]
+    assert got == expected
+    bot_passes = [st for i, st in enumerate(rec["steps"], 1)
+                  if st["actor"] != 0 and positions[i - 1]["phase"] == "DECLARE" and st["action"] == "pass"]
+    assert bot_passes and any(actor is None for _, actor, _ in expected)      # this deal tests both
+    assert not any(m["seat"] != 0 and m["action"] == "pass" and f["phase"] == "DECLARE" for m, f in served)
+    rp = replay_frames(rec)                                      # the finished game's replay: complete
+    assert [f["move"]["action"] for f in rp["frames"][1:]] == [st["action"] for st in rec["steps"]]
