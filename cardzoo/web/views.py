@@ -2,9 +2,11 @@
 observe, infos): a table view (seats, the cards on the table, the last trick, labelled facts) and, for
 the seat the page plays, its hand with the action each card triggers.
 
-A view is plain JSON: {"phase", "actor", "seats": [{"seat", "count", "cards", "up", "down", "tags"}],
-"table": [[seat, [cards]]], "last": {"title", "plays": [[seat, [cards]]]} or None, "facts": [[label,
-value]]}. `cards` is the seat's hand as card texts when the viewer may see it, else None.
+A view is plain JSON: {"phase", "actor", "seats": [{"seat", "count", "cards", "up", "down", "shown",
+"tags"}], "table": [[seat, [cards]]], "last": {"title", "plays": [[seat, [cards]]]} or None, "facts":
+[[label, value]]}. `cards` is the seat's hand as card texts when the viewer may see it, else None;
+`shown` the cards of the seat that every seat knows of (Sheng Ji: declared copies and retracted throw
+cards not yet played, shengji.md 9.3).
 """
 from __future__ import annotations
 
@@ -76,7 +78,8 @@ def _shengji(raw, ps: dict) -> dict:
             tags.append("banker")
         if ps["leader"] == s:
             tags.append("leads")
-        seats.append({"seat": s, "count": ps["hand_sizes"][s], "tags": tags, "down": 0})
+        seats.append({"seat": s, "count": ps["hand_sizes"][s], "tags": tags, "down": 0,
+                      "shown": _cards(ps["shown"][s])})   # declared copies, retracted throw cards (SJ-4.3, 7.4)
     standing = ps["standing"]
     facts = [["Trump", ps["trump"] or "not yet"], ["Level", RANKS[ps["hand_level"]]],
              ["Levels (team 0 : 1)", _team([RANKS[x] for x in ps["levels"]])],
@@ -85,6 +88,10 @@ def _shengji(raw, ps: dict) -> dict:
         facts.append(["Declared", f"player_{standing[0]}: {standing[1]} x{standing[2]}"])
     if ps["kitty"]:
         facts.append(["Kitty", ps["kitty"]])
+    for ft in ps["failed_throws"]:     # SJ-7.4, while its trick is on the table or the last one
+        if ft["trick"] >= len(ps["tricks"]) - 1:
+            facts.append([f"Failed throw (trick {ft['trick'] + 1})", f"player_{ft['seat']}'s throw "
+                          f"{_symbols(_cards(ft['attempted']))} failed: plays {_symbols(_cards(ft['played']))}"])
     last = None
     if ps["tricks"]:
         t = ps["tricks"][-1]
@@ -180,6 +187,7 @@ def table_view(game: str, raw, show: set[int] | str = frozenset()) -> dict:
         visible = show == "all" or st["seat"] in show
         st["cards"] = _cards(raw.hand(st["seat"])) if visible else None
         st.setdefault("up", [])
+        st.setdefault("shown", [])
     if game == "courtpiece":
         view["facts"] += _courtpiece_hidden(raw, ps, show)
     if show != "all" and view["phase"] in PRIVATE_WINDOWS.get(game, ()) and view["actor"] not in show:
@@ -253,6 +261,7 @@ def view_text(view: dict) -> str:
         tags = f" [{', '.join(st['tags'])}]" if st["tags"] else ""
         up = f", face up {_symbols(st['up'])}" if st["up"] else ""
         down = f", {st['down']} face down" if st["down"] else ""
+        up += f", shown {_symbols(st['shown'])}" if st["shown"] else ""
         held = _symbols(st["cards"]) if st["cards"] is not None else f"{st['count']} cards"
         lines.append(f"  player_{st['seat']}{tags}: {held}{up}{down}")
     if view["table"]:

@@ -337,3 +337,34 @@ def test_narrow_and_short_windows(browser, live_server):
         assert cards["bottom"] <= 657 and cards["right"] <= 1280
     finally:
         viewport(browser, None)
+
+
+def click_actions(driver, actions):
+    """Click, one after the other, a card or button that sends each action."""
+    for action in actions:
+        target = driver.find_element(By.CSS_SELECTOR, f'#hand .card.playable[data-action="{action}"], '
+                                                      f'#buttons button[data-action="{action}"]')
+        target.click()
+        wait_for(driver, "turn", "over")
+
+
+# test_web_api.FAILED_THROW: a two-deck deal (seed 5, random opponents) in which player_0 declares,
+# buries, then throws 7C 9C AC AC, which fails: it plays 7C and takes back 9C AC AC
+FAILED_THROW = ["declare level D x1", "pass", "declare level D x2", "card 7H", "card 6S", "card TH", "card KD",
+                "card KH", "card KS", "card 9D", "card QS", "card AC", "card 7C", "card 9C", "card AC", "done"]
+
+
+def test_sheng_ji_failed_throw_and_shown_cards(browser, live_server):
+    """A failed throw is told among the facts (SJ-7.4), and each seat's shown cards (declared copies,
+    retracted throw cards, shengji.md 3) lie face up by its plate."""
+    start(browser, live_server, "shengji", "2", opponents="random", seed=5)
+    click_actions(browser, FAILED_THROW)
+    facts = browser.find_element(By.ID, "facts").text
+    assert "player_0's throw 7♣ 9♣ A♣ A♣ failed: plays 7♣" in facts.replace("\n", " ")
+    shown = [e.get_attribute("data-card") for e in browser.find_elements(By.CSS_SELECTOR, "#seat-0 .shown .card")]
+    assert sorted(shown) == ["2D", "2D", "9C", "AC", "AC"]
+    state = server_state(browser, live_server)
+    for st in state["view"]["seats"]:
+        cards = browser.find_elements(By.CSS_SELECTOR, f"#seat-{st['seat']} .shown .card")
+        assert sorted(c.get_attribute("data-card") for c in cards) == sorted(st["shown"])
+    shot(browser, "shengji-failed-throw")

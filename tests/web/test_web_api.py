@@ -325,3 +325,40 @@ def test_sheng_ji_declaring_windows_of_other_seats_stay_private():
     assert not any(m["seat"] != 0 and m["action"] == "pass" and f["phase"] == "DECLARE" for m, f in served)
     rp = replay_frames(rec)                                      # the finished game's replay: complete
     assert [f["move"]["action"] for f in rp["frames"][1:]] == [st["action"] for st in rec["steps"]]
+
+
+# a two-deck Sheng Ji deal (seed 5, random opponents) in which player_0 declares, buries, then throws
+# 7C 9C AC AC, which fails (SJ-7.4): it plays 7C and takes back 9C AC AC, now shown to every seat
+FAILED_THROW = ["declare level D x1", "pass", "declare level D x2", "card 7H", "card 6S", "card TH", "card KD",
+                "card KH", "card KS", "card 9D", "card QS", "card AC", "card 7C", "card 9C", "card AC", "done"]
+
+
+def test_a_failed_sheng_ji_throw_is_told_and_shown_cards_are_on_the_table(client):
+    """SJ-7.4 and shengji.md 3: a failed throw is public (who, the cards tried, the forced component
+    played; not who could beat it), and so are the cards each seat has shown (declared copies,
+    retracted throw cards) until it plays them."""
+    state = new_game(client, game="shengji", config={"decks": 2}, seed=5, opponents="random")
+    for action in FAILED_THROW:
+        assert action in state["legal"], (action, state["legal"])
+        state = client.post(f"/api/games/{state['id']}/actions", json={"action": action}).json()
+    facts = dict(state["view"]["facts"])
+    assert facts["Failed throw (trick 1)"] == "player_0's throw 7♣ 9♣ A♣ A♣ failed: plays 7♣"
+    assert state["frames"][0]["move"] == {"seat": 0, "action": "done"}
+    assert dict(state["frames"][0]["facts"])["Failed throw (trick 1)"].endswith("failed: plays 7♣")
+    assert state["frames"][0]["table"] == [[0, ["7C"]]]                          # the forced component only
+    assert sorted(state["view"]["seats"][0]["shown"]) == ["2D", "2D", "9C", "AC", "AC"]   # declared, retracted
+    from cardzoo.web.tables import Table
+    from cardzoo.web.views import table_view
+
+    table = Table("shengji", {"decks": 2}, 0, "random", 5)
+    for action in FAILED_THROW:
+        table.act(action)
+    ps = table.raw.public_state()
+    for seat in range(4):        # every seat sees the same shown cards and failed throws
+        view = table_view("shengji", table.raw, {seat})
+        assert [sorted(st["shown"]) for st in view["seats"]] == [sorted(s.split()) for s in ps["shown"]]
+        assert [f for f in view["facts"] if f[0].startswith("Failed throw")] == [
+            f for f in table.state()["view"]["facts"] if f[0].startswith("Failed throw")]
+    while len(table.raw.public_state()["tricks"]) < 3 and not table.env.over:    # two tricks later it is gone
+        table.act(table.state()["legal"][0] if "done" not in table.state()["legal"] else "done")
+    assert not any(f[0] == "Failed throw (trick 1)" for f in table.state()["view"]["facts"])

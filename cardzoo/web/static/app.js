@@ -199,7 +199,12 @@ function drawTable(view, opts) {
   for (const [k, v] of [["Phase", view.phase], ...view.facts]) {
     const tr = el("tr");
     const text = typeof v === "string" ? v.replace(/-?\d+\.\d{4,}/g, (x) => num(Number(x))) : fmtValue(v);
-    tr.append(el("td", "", k), el("td", "", text));
+    if (text.length > 24) {     // a long value (a failed throw, known cards) under its label, the row's width
+      const td = el("td", "wide");
+      td.colSpan = 2;
+      td.append(el("span", "label", k), " ", el("span", "value", text));
+      tr.append(td);
+    } else tr.append(el("td", "", k), el("td", "", text));
     facts.append(tr);
   }
 }
@@ -240,9 +245,17 @@ function drawSeats(felt, view, opts, rel, size) {
     const extra = el("div", "fan small");
     for (const c of st.up || []) extra.append(cardEl(c, true));
     for (let i = 0; i < st.down; i++) extra.append(backEl(true));
-    if (bottom && !opts.showBottomHand) box.append(extra, plate);    // the hand itself is below the table
-    else if (where === "top") box.append(cards, extra, plate);       // the plate toward the middle
-    else box.append(plate, cards, extra);
+    // the cards of this hand that every seat knows of (Sheng Ji: declared copies, retracted throw cards)
+    const shown = el("div", "shown");
+    if (st.shown && st.shown.length) {
+      const fan = el("div", "fan small");
+      for (const c of sortedCards(st.shown)) fan.append(cardEl(c, true));
+      shown.append(el("span", "caption", "shown"), fan);
+      shown.title = `player_${st.seat} has shown ${st.shown.join(" ")} (every seat knows these cards are in the hand)`;
+    }
+    if (bottom && !opts.showBottomHand) box.append(shown, extra, plate);   // the hand itself is below the table
+    else if (where === "top") box.append(cards, shown, extra, plate);      // the plate toward the middle
+    else box.append(plate, cards, shown, extra);
     if (!showCards && !bottom) box.append(el("div", "count", `${st.count} cards`));
     felt.append(box);
   }
