@@ -128,6 +128,7 @@ def _shengji_hand(raw, seat: int, legal: set[str]):
 
 
 # ---- LOPTI (lopti.md 9.4) -----------------------------------------------------------------------
+PILE_PLAYS_DRAWN = 6   # the pile's newest plays drawn on the table; the others lie under them, counted
 def _lopti(raw, ps: dict) -> dict:
     seats = []
     for s, st in enumerate(ps["seats"]):
@@ -139,7 +140,10 @@ def _lopti(raw, ps: dict) -> dict:
         seats.append({"seat": s, "count": st["hand_size"], "tags": tags, "down": sum(st["down"]),
                       "up": [c for c in st["up"] if c]})
     top = ps["top"]
+    pile = [[s, _cards(c)] for s, c in ps["pile"]]
+    size = sum(len(c) for _, c in pile)
     facts = [["Round", f"{ps['round'] + 1} of {ps['num_rounds']}"], ["Draw pile", str(ps["draw_size"])],
+             ["Pile", f"{size} card{'s' if size != 1 else ''}" if size else "empty"],
              ["Top", f"{top['count']} x {RANKS[top['rank']]}" if top else "empty table"],
              ["Scores", " : ".join(f"{x:g}" for x in ps["scores"])]]
     if ps["obligation"]:
@@ -148,8 +152,10 @@ def _lopti(raw, ps: dict) -> dict:
     if ps["last_clear"]:
         lc = ps["last_clear"]
         last = {"title": f"Last clear, by player_{lc['seat']}", "plays": [[lc["seat"], _cards(lc["cards"])]]}
-    return {"seats": seats, "table": [[s, _cards(c)] for s, c in ps["pile"][-6:]], "last": last, "facts": facts,
-            "actor": ps["to_act"], "pile": True}
+    # the newest plays are drawn; the ones under them are counted (all are public, lopti.md 3.2)
+    under = pile[:-PILE_PLAYS_DRAWN]
+    return {"seats": seats, "table": pile[-PILE_PLAYS_DRAWN:], "last": last, "facts": facts, "actor": ps["to_act"],
+            "pile": True, "under": {"plays": len(under), "cards": [c for _, cs in under for c in cs]}}
 
 
 def _lopti_hand(raw, seat: int, legal: set[str]):
@@ -265,7 +271,9 @@ def view_text(view: dict) -> str:
         held = _symbols(st["cards"]) if st["cards"] is not None else f"{st['count']} cards"
         lines.append(f"  player_{st['seat']}{tags}: {held}{up}{down}")
     if view["table"]:
-        lines.append("  on the table: " + ", ".join(f"player_{s} {_symbols(c)}" for s, c in view["table"]))
+        under = view.get("under", {}).get("cards")
+        lines.append("  on the table: " + (f"{_symbols(under)} (earlier plays), " if under else "")
+                     + ", ".join(f"player_{s} {_symbols(c)}" for s, c in view["table"]))
     if view["last"]:
         plays = ", ".join(f"player_{s} {_symbols(c)}" for s, c in view["last"]["plays"])
         lines.append(f"  {view['last']['title']}: {plays}")

@@ -368,3 +368,25 @@ def test_sheng_ji_failed_throw_and_shown_cards(browser, live_server):
         cards = browser.find_elements(By.CSS_SELECTOR, f"#seat-{st['seat']} .shown .card")
         assert sorted(c.get_attribute("data-card") for c in cards) == sorted(st["shown"])
     shot(browser, "shengji-failed-throw")
+
+
+def test_lopti_pile_under_the_drawn_plays(browser, live_server):
+    """The LOPTI pile: its newest plays drawn, the cards under them a counted stack (the cards in its
+    tooltip), and the pile's size among the facts."""
+    start(browser, live_server, "lopti", "3", opponents="random", seed=2)
+    for _ in range(300):
+        state = server_state(browser, live_server)
+        if state["view"]["under"]["plays"] >= 2 or state["over"]:
+            break
+        action = next((a for a in state["legal"] if a != "pickup"), state["legal"][0])
+        click_actions(browser, [action])
+    under = state["view"]["under"]
+    assert under["plays"] >= 2
+    stack = browser.find_element(By.CSS_SELECTOR, "#pile .stack")
+    assert stack.text == f"+{len(under['cards'])}" and " ".join(under["cards"]) in stack.get_attribute("title")
+    drawn = browser.find_elements(By.CSS_SELECTOR, "#pile .play-col .card")
+    assert [c.get_attribute("data-card") for c in drawn] == [c for _, cs in state["view"]["table"] for c in cs]
+    rows = {r.find_element(By.CSS_SELECTOR, "td").text: r.text for r in browser.find_elements(By.CSS_SELECTOR, "#facts tr")}
+    total = len(under["cards"]) + len(drawn)
+    assert rows["Pile"] == f"Pile {total} cards"
+    shot(browser, "lopti-pile")

@@ -362,3 +362,25 @@ def test_a_failed_sheng_ji_throw_is_told_and_shown_cards_are_on_the_table(client
     while len(table.raw.public_state()["tricks"]) < 3 and not table.env.over:    # two tricks later it is gone
         table.act(table.state()["legal"][0] if "done" not in table.state()["legal"] else "done")
     assert not any(f[0] == "Failed throw (trick 1)" for f in table.state()["view"]["facts"])
+
+
+def test_lopti_pile_size_and_the_plays_under_the_drawn_ones():
+    """lopti.md 3.2: every card on the pile is public. The view draws the newest plays, counts the
+    cards under them (listing them) and states the pile's size, which a pickup takes."""
+    from cardzoo.web.tables import Table
+    from cardzoo.web.views import PILE_PLAYS_DRAWN
+
+    table = Table("lopti", {"num_players": 3}, 0, "random", 2)
+    for _ in range(400):
+        state = table.state()
+        pile = table.raw.public_state()["pile"]
+        view = state["view"]
+        cards = [c for _, group in pile for c in group.split()]
+        assert dict(view["facts"])["Pile"] == (f"{len(cards)} card{'s' if len(cards) != 1 else ''}" if cards
+                                               else "empty")
+        assert view["under"]["cards"] + [c for _, group in view["table"] for c in group] == cards
+        assert view["under"]["plays"] == max(0, len(pile) - PILE_PLAYS_DRAWN)
+        if view["under"]["plays"] >= 2 or state["over"]:
+            break
+        table.act(next((a for a in state["legal"] if a != "pickup"), state["legal"][0]))
+    assert view["under"]["plays"] >= 2 and len(view["table"]) == PILE_PLAYS_DRAWN

@@ -139,6 +139,15 @@ function drawTable(view, opts) {
   if (view.pile) {
     pile = el("div");
     pile.id = "pile";
+    const under = view.under || { plays: 0, cards: [] };
+    if (under.plays) {   // the plays under the ones drawn: how many cards, which in the tooltip
+      const col = el("div", "play-col");
+      const stack = el("div", "stack", `+${under.cards.length}`);
+      stack.title = `${under.cards.length} more card${under.cards.length === 1 ? "" : "s"} under these ` +
+        `(${under.plays} play${under.plays === 1 ? "" : "s"}): ${under.cards.join(" ")}`;
+      col.append(stack, el("div", "who", "under"));
+      pile.append(col);
+    }
     for (const [s, cards] of view.table) {
       const play = el("div", "play-col");
       const row = el("div", "fan small");
