@@ -5,8 +5,9 @@ the seat the page plays, its hand with the action each card triggers.
 A view is plain JSON: {"phase", "actor", "seats": [{"seat", "count", "cards", "up", "down", "shown",
 "tags"}], "table": [[seat, [cards]]], "last": {"title", "plays": [[seat, [cards]]]} or None, "facts":
 [[label, value]]}. `cards` is the seat's hand as card texts when the viewer may see it, else None;
-`shown` the cards of the seat that every seat knows of (Sheng Ji: declared copies and retracted throw
-cards not yet played, shengji.md 9.3).
+`shown` the cards of the seat that every seat knows of, in display order (Sheng Ji: declared copies and
+retracted throw cards not yet played, shengji.md 9.3; LOPTI: its known cards, lopti.md 3.2), and
+"shown_as" ("known" for LOPTI) names them.
 """
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ ALTERNATE = {"S": 0, "H": 1, "C": 2, "D": 3}  # a hand's suits in alternating co
 
 def _by_suit(card: str) -> tuple:
     return (ALTERNATE[card[1]], RANKS.index(card[0])) if card not in ("LJ", "BJ") else (4, card == "BJ")
+
+
+def _by_rank(card: str) -> tuple:
+    return RANKS.index(card[0]), ALTERNATE[card[1]]
 
 
 def _cards(group) -> list[str]:
@@ -79,7 +84,8 @@ def _shengji(raw, ps: dict) -> dict:
         if ps["leader"] == s:
             tags.append("leads")
         seats.append({"seat": s, "count": ps["hand_sizes"][s], "tags": tags, "down": 0,
-                      "shown": _cards(ps["shown"][s])})   # declared copies, retracted throw cards (SJ-4.3, 7.4)
+                      # declared copies and retracted throw cards, not yet played (SJ-4.3, SJ-7.4)
+                      "shown": sorted(_cards(ps["shown"][s]), key=_by_suit)})
     standing = ps["standing"]
     facts = [["Trump", ps["trump"] or "not yet"], ["Level", RANKS[ps["hand_level"]]],
              ["Levels (team 0 : 1)", _team([RANKS[x] for x in ps["levels"]])],
@@ -138,7 +144,9 @@ def _lopti(raw, ps: dict) -> dict:
         if st["place"] is not None:
             tags.append(f"place {st['place'] + 1}")
         seats.append({"seat": s, "count": st["hand_size"], "tags": tags, "down": sum(st["down"]),
-                      "up": [c for c in st["up"] if c]})
+                      "up": [c for c in st["up"] if c],
+                      # its known cards: picked up, taken from the face-up row, swapped in... (lopti.md 3.2)
+                      "shown": sorted(_cards(st["known"]), key=_by_rank)})
     top = ps["top"]
     pile = [[s, _cards(c)] for s, c in ps["pile"]]
     size = sum(len(c) for _, c in pile)
@@ -155,14 +163,14 @@ def _lopti(raw, ps: dict) -> dict:
     # the newest plays are drawn; the ones under them are counted (all are public, lopti.md 3.2)
     under = pile[:-PILE_PLAYS_DRAWN]
     return {"seats": seats, "table": pile[-PILE_PLAYS_DRAWN:], "last": last, "facts": facts, "actor": ps["to_act"],
-            "pile": True, "under": {"plays": len(under), "cards": [c for _, cs in under for c in cs]}}
+            "pile": True, "shown_as": "known", "under": {"plays": len(under), "cards": [c for _, cs in under for c in cs]}}
 
 
 def _lopti_hand(raw, seat: int, legal: set[str]):
     """A card of rank r plays one card of that rank ("play r") when that is legal; plays of several
     cards, swaps and the rest are buttons."""
     return [{"card": c, "action": f"play {c[0]}" if f"play {c[0]}" in legal else None, "selected": False}
-            for c in sorted(_cards(raw.hand(seat)), key=lambda c: (RANKS.index(c[0]), ALTERNATE[c[1]]))]
+            for c in sorted(_cards(raw.hand(seat)), key=_by_rank)]
 
 
 _VIEWS = {"courtpiece": (_courtpiece, _courtpiece_hand), "shengji": (_shengji, _shengji_hand),

@@ -390,3 +390,24 @@ def test_lopti_pile_under_the_drawn_plays(browser, live_server):
     total = len(under["cards"]) + len(drawn)
     assert rows["Pile"] == f"Pile {total} cards"
     shot(browser, "lopti-pile")
+
+
+def test_lopti_known_cards_by_each_seat(browser, live_server):
+    """lopti.md 3.2: each seat's known cards are shown by its plate, a few as cards, many as a line."""
+    start(browser, live_server, "lopti", "3", opponents="random", seed=2)
+    for _ in range(200):
+        state = server_state(browser, live_server)
+        counts = [len(st["shown"]) for st in state["view"]["seats"][1:]]
+        if state["over"] or (max(counts) > 6 and min(counts) > 0):
+            break
+        click_actions(browser, [state["legal"][-1] if state["phase"] == "play" else state["legal"][0]])
+    assert max(counts) > 6 and min(counts) > 0
+    for st in state["view"]["seats"]:
+        box = browser.find_element(By.ID, f"seat-{st['seat']}")
+        shown = [e.get_attribute("data-card") for e in box.find_elements(By.CSS_SELECTOR, ".shown [data-card]")]
+        assert shown == st["shown"]
+        if st["shown"]:
+            assert box.find_element(By.CSS_SELECTOR, ".shown .caption").text == "known"
+            cards = box.find_elements(By.CSS_SELECTOR, ".shown .card")
+            assert len(cards) == (len(st["shown"]) if len(st["shown"]) <= 6 else 0)
+    shot(browser, "lopti-known")

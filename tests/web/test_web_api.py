@@ -384,3 +384,33 @@ def test_lopti_pile_size_and_the_plays_under_the_drawn_ones():
             break
         table.act(next((a for a in state["legal"] if a != "pickup"), state["legal"][0]))
     assert view["under"]["plays"] >= 2 and len(view["table"]) == PILE_PLAYS_DRAWN
+
+
+def lopti_pickups(state):
+    """A LOPTI policy that picks the pile up whenever it may (legal[-1] in the play phase), so that
+    cards become known (lopti.md 3.2)."""
+    return state["legal"][-1] if state["phase"] == "play" else state["legal"][0]
+
+
+def test_lopti_known_cards_of_every_seat_are_in_the_view():
+    """lopti.md 3.2: the cards a seat picked up, took from its face-up row, swapped in or revealed are
+    known to every seat while it holds them; the view gives each seat's known cards (in rank order)
+    to every viewer alike, as `shown` with "shown_as": "known"."""
+    from cardzoo.web.tables import Table
+    from cardzoo.web.views import table_view
+
+    table = Table("lopti", {"num_players": 3}, 0, "random", 2)
+    sizes = set()
+    for _ in range(200):
+        state = table.state()
+        ps = table.raw.public_state()
+        known = [sorted(st["known"].split(), key=lambda c: ("23456789TJQKA".index(c[0]), "SHCD".index(c[1])))
+                 for st in ps["seats"]]
+        for viewer in range(3):
+            view = table_view("lopti", table.raw, {viewer})
+            assert view["shown_as"] == "known" and [st["shown"] for st in view["seats"]] == known
+        sizes |= {len(k) for k in known[1:]}
+        if state["over"] or (max(sizes) > 6 and sizes & {1, 2, 3}):
+            break
+        table.act(lopti_pickups(state))
+    assert max(sizes) > 6 and sizes & {1, 2, 3}      # other seats with a few and with many known cards

@@ -86,6 +86,17 @@ function cardEl(text, mini) {
   return c;
 }
 
+const SHOWN_AS_CARDS = 6;   // a seat's shown (known) cards up to this many are drawn as cards, more as text
+
+function cardText(text) {
+  // a card as a short coloured text: "10♥", "BJ"
+  const joker = text === "LJ" || text === "BJ";
+  const red = joker ? text === "BJ" : text[1] === "H" || text[1] === "D";
+  const t = el("span", "ct" + (red ? " red" : ""), joker ? text : (text[0] === "T" ? "10" : text[0]) + SUITS[text[1]]);
+  t.dataset.card = text;
+  return t;
+}
+
 function backEl(mini) { return el("div", "card back" + (mini ? " mini" : "")); }
 
 function sortKey(text) {
@@ -254,18 +265,27 @@ function drawSeats(felt, view, opts, rel, size) {
     const extra = el("div", "fan small");
     for (const c of st.up || []) extra.append(cardEl(c, true));
     for (let i = 0; i < st.down; i++) extra.append(backEl(true));
-    // the cards of this hand that every seat knows of (Sheng Ji: declared copies, retracted throw cards)
+    // the cards of this hand that every seat knows of (Sheng Ji: declared copies, retracted throw cards;
+    // LOPTI: known cards), in the server's order: a few as cards, more as a line of text
     const shown = el("div", "shown");
     if (st.shown && st.shown.length) {
-      const fan = el("div", "fan small");
-      for (const c of sortedCards(st.shown)) fan.append(cardEl(c, true));
-      shown.append(el("span", "caption", "shown"), fan);
-      shown.title = `player_${st.seat} has shown ${st.shown.join(" ")} (every seat knows these cards are in the hand)`;
+      const caption = view.shown_as || "shown";
+      shown.append(el("span", "caption", caption));
+      if (st.shown.length <= SHOWN_AS_CARDS) {
+        const fan = el("div", "fan small");
+        for (const c of st.shown) fan.append(cardEl(c, true));
+        shown.append(fan);
+      } else {
+        const line = el("span", "cards-text");
+        for (const c of st.shown) line.append(cardText(c), " ");
+        shown.append(line);
+      }
+      shown.title = `player_${st.seat}: ${st.shown.join(" ")} (${caption}: every seat knows these cards)`;
     }
     if (bottom && !opts.showBottomHand) box.append(shown, extra, plate);   // the hand itself is below the table
     else if (where === "top") box.append(cards, shown, extra, plate);      // the plate toward the middle
     else box.append(plate, cards, shown, extra);
-    if (!showCards && !bottom) box.append(el("div", "count", `${st.count} cards`));
+    if (!showCards && !bottom) box.append(el("div", "count", `${st.count} card${st.count === 1 ? "" : "s"}`));
     felt.append(box);
   }
 }
