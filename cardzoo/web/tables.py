@@ -10,7 +10,8 @@ from collections import OrderedDict
 from cardzoo import records
 from cardzoo.options import check_seed
 from cardzoo.registry import list_games, make
-from cardzoo.web.views import PRIVATE_WINDOWS, hand_view, legal_names, private_window, public_move, table_view
+from cardzoo.web.views import (PRIVATE_WINDOWS, hand_view, legal_names, private_window, public_move, result_view,
+                               table_view)
 
 MAX_BOT_STEPS = 20000  # a game's every decision fits easily (a LOPTI round stops at max_moves)
 
@@ -155,7 +156,8 @@ class Table:
                 "players": self.players, "to_act": actor, "your_turn": mine, "legal": legal,
                 "phase": view["phase"], "over": rec["over"], "result": rec["result"], "rewards": rec["rewards"],
                 "hand": hand, "buttons": buttons, "view": view, "moves": self.moves, "frames": self.frames,
-                "record": rec if rec["over"] else None}
+                "record": rec if rec["over"] else None,
+                "summary": result_view(self.game, rec["result"], rec["rewards"], self.seat) if rec["over"] else None}
 
     def finished_record(self) -> dict:
         """The game's record; RequestError (409) while it is on, as the record would show every hand."""
@@ -204,7 +206,8 @@ class TableStore:
 
 def replay_frames(record: dict) -> dict:
     """Every position of a record, for the replay view: the start and the table after each step, all
-    hands face up. RecordError names the first step the env refuses."""
+    hands face up, and the finished game's result as the page shows it (for the seat labelled "human",
+    if any). RecordError names the first step the env refuses."""
     frames = []
     game = record.get("game") if isinstance(record, dict) else None
 
@@ -215,5 +218,8 @@ def replay_frames(record: dict) -> dict:
 
     raw = records.start(record)
     frames.append(dict(table_view(game, raw, "all"), move=None))
-    rec = records.replay(record, on_step=on_step)
-    return {"game": game, "players": record.get("players"), "frames": frames, "record": rec.record()}
+    rec = records.replay(record, on_step=on_step).record()
+    players = record.get("players") or []
+    viewer = players.index("human") if "human" in players else None
+    summary = result_view(game, rec["result"], rec["rewards"], viewer) if rec["over"] else None
+    return {"game": game, "players": record.get("players"), "frames": frames, "record": rec, "summary": summary}

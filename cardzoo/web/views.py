@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardzoo.cards import RANKS, SUITS, card_index, card_symbol, card_text
+from cardzoo.cards import RANKS, SUIT_SYMBOLS, SUITS, card_index, card_symbol, card_text
 ALTERNATE = {"S": 0, "H": 1, "C": 2, "D": 3}  # a hand's suits in alternating colours
 
 
@@ -286,3 +286,133 @@ def view_text(view: dict) -> str:
         plays = ", ".join(f"player_{s} {_symbols(c)}" for s, c in view["last"]["plays"])
         lines.append(f"  {view['last']['title']}: {plays}")
     return "\n".join(lines)
+
+
+# ---- the result, as the page's result box shows it ---------------------------------------------
+def _num(x: float) -> str:
+    """A number to 3 decimals without trailing zeros (float32 rewards: -0.3333333432674408 -> -0.333)."""
+    r = round(float(x), 3)
+    return f"{r:g}" if r != 0 else "0"
+
+
+def _signed(x: float) -> str:
+    return ("+" if round(float(x), 3) > 0 else "") + _num(x)
+
+
+def ordinal(n: int) -> str:
+    """1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd"."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _you(seat: int, viewer) -> str:
+    return f"player_{seat}" + (" (you)" if seat == viewer else "")
+
+
+def _standing(values: list[float], seat: int) -> tuple[int, int]:
+    """(1-based rank of `seat` by `values`, how many seats share that value)."""
+    mine = round(float(values[seat]), 6)
+    rounded = [round(float(v), 6) for v in values]
+    return 1 + sum(v > mine for v in rounded), rounded.count(mine)
+
+
+def _lopti_result(result: dict, rewards: list[float], viewer) -> tuple[str | None, list]:
+    places, n = result["places"], len(result["places"])
+    settled = sum(p is not None for p in places)      # the others share places settled+1 .. n (LO-9.6)
+    shared = f"{ordinal(settled + 1)}–{ordinal(n)}" if settled + 1 < n else ordinal(n)
+
+    def place(s: int) -> str:
+        return ordinal(places[s] + 1) if places[s] is not None else f"shared {shared}"
+
+    session = len(result["round_winners"]) > 1
+    rows = []
+    for s in range(n):
+        text = f"{place(s)} place" + (" in the last round" if session else "")
+        text += f" ({_signed(result['round_rewards'][s])})"
+        rows.append([_you(s, viewer), text + (f", total {_signed(result['scores'][s])}" if session else "")])
+    if session:
+        rows.append(["Round winners", ", ".join("nobody" if w is None else f"player_{w}"
+                                                for w in result["round_winners"])])
+    if result["truncated"]:
+        rows.append(["Last round", "cut short at the move limit (LO-9.5)"])
+    headline = None
+    if viewer is not None:
+        if session:
+            rank, ties = _standing(result["scores"], viewer)
+            headline = (f"You finished {ordinal(rank)} of {n}" if ties == 1 else
+                        f"You shared {ordinal(rank)} of {n}") + f" on points ({_signed(rewards[viewer])})"
+        elif places[viewer] is not None:
+            headline = f"You finished {ordinal(places[viewer] + 1)} of {n} ({_signed(rewards[viewer])})"
+        else:
+            headline = f"You shared places {shared} of {n} ({_signed(rewards[viewer])})"
+    return headline, rows
+
+
+def _trump_text(trump) -> str:
+    return "not fixed" if trump is None else "NT (no trump)" if trump == "NT" else SUIT_SYMBOLS[SUITS.index(trump)]
+
+
+def _shengji_result(result: dict, rewards: list[float], viewer) -> tuple[str | None, list]:
+    declarers = result["declarers"]
+    held = result["outcome"] == "hold"
+    winners = declarers if held else 1 - declarers
+    gained = result["levels_gained"][winners]
+    parts = [f"tricks {result['trick_points'][1 - declarers]}"]
+    if result["kitty_bonus"]:
+        parts.append(f"kitty {result['kitty_bonus']} = {result['kitty_points']} x {result['multiplier']}")
+    if result["penalty"]:
+        parts.append(f"penalty {result['penalty']:+d}")
+    rows = [["Outcome", f"team {winners} {'held' if held else 'took over'}, up {gained} level{'s' if gained != 1 else ''}"],
+            ["Opp. points", f"{result['opponent_points']} ({', '.join(parts)})"],
+            ["Kitty", f"{_symbols(_cards(result['kitty']))} ({result['kitty_points']} points)"],
+            ["Level, trump", f"{RANKS[result['hand_level']]}, {_trump_text(result['trump'])}"],
+            ["New levels", f"{' : '.join(RANKS[x] for x in result['new_levels'])} (team 0 : 1)"],
+            ["Banker", _you(result["banker"], viewer)], ["Next banker", _you(result["next_banker"], viewer)],
+            ["Last trick", _you(result["last_trick_winner"], viewer)]]
+    if result["match_winner"] is not None:
+        rows.append(["Match", f"won by team {result['match_winner']}"])
+    headline = None
+    if viewer is not None:
+        who = "Your team" if viewer % 2 == winners else "The other team"
+        verb = "won" if rewards[viewer] > 0 else "lost" if rewards[viewer] < 0 else "drew"
+        headline = f"{who} {'held the bank' if held else 'took over'}: you {verb} ({_signed(rewards[viewer])})"
+    return headline, rows
+
+
+def _generic_result(result: dict) -> list:
+    def text(v) -> str:
+        if v is None:
+            return "-"
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, (int, float)):
+            return _num(v)
+        if isinstance(v, list):
+            return " : ".join(map(text, v))
+        return str(v).replace("_", " ")
+
+    return [[k.replace("_", " ").capitalize(), text(v)] for k, v in result.items()]
+
+
+def result_view(game: str, result: dict | None, rewards: list[float] | None, viewer: int | None = None) -> dict:
+    """The finished game's result for the page: {"headline", "tone" ("won", "lost" or "even", for
+    `viewer`'s seat; "even" without one), "rows": [[label, text]]}: places as ordinals by player,
+    levels and trump by name, the reward of every seat."""
+    rewards = [float(r) for r in rewards] if rewards else None
+    if viewer is not None and (rewards is None or not 0 <= viewer < len(rewards)):
+        viewer = None
+    headline, rows = None, []
+    if result and game == "lopti":
+        headline, rows = _lopti_result(result, rewards or [0.0] * len(result["places"]), viewer)
+    elif result and game == "shengji":
+        headline, rows = _shengji_result(result, rewards or [0.0] * 4, viewer)
+    elif result:
+        rows = _generic_result(result)
+    if rewards and game != "lopti":
+        rows.append(["Rewards", " / ".join(map(_signed, rewards)) + " (by player)"])
+    mine = rewards[viewer] if viewer is not None else None
+    if headline is None:
+        headline = ("Game over" if mine is None else f"You won ({_signed(mine)})" if mine > 0 else
+                    f"You lost ({_signed(mine)})" if mine < 0 else "A draw")
+    tone = "even" if mine is None or round(mine, 6) == 0 else "won" if mine > 0 else "lost"
+    return {"headline": headline, "tone": tone, "rows": rows}

@@ -201,12 +201,23 @@ def test_play_a_court_piece_bazi_by_clicking_then_replay_it(browser, live_server
     assert browser.find_element(By.ID, "rp-pos").text == f"0 / {n}"
 
 
+def result_box(driver) -> tuple[str, list[list[str]]]:
+    """The result box's headline and its rows as [label, text]."""
+    box = driver.find_element(By.ID, "result")
+    labels = [e.get_attribute("textContent") for e in box.find_elements(By.CSS_SELECTOR, "dt")]
+    texts = [e.get_attribute("textContent") for e in box.find_elements(By.CSS_SELECTOR, "dd")]
+    return box.find_element(By.CSS_SELECTOR, ".headline").text, [list(r) for r in zip(labels, texts)]
+
+
 def test_play_a_sheng_ji_hand_by_clicking(browser, live_server):
     start(browser, live_server, "shengji", "1", seed=7)   # a hand in which the human leads twice
     clicks, end = play_by_clicking(browser, live_server, "shengji")
     assert end["over"] and end["result"]["outcome"] in ("hold", "takeover")
     assert clicks == sum(1 for st in end["record"]["steps"] if st["actor"] == 0)
     assert any(st["action"] == "done" and st["actor"] == 0 for st in end["record"]["steps"])  # led by clicking
+    assert result_box(browser) == (end["summary"]["headline"], end["summary"]["rows"])
+    assert dict(end["summary"]["rows"])["New levels"] == " : ".join(
+        "23456789TJQKA"[x] for x in end["result"]["new_levels"]) + " (team 0 : 1)"    # rank names, not indices
     shot(browser, "shengji-over")
     records.check(end["record"])
 
@@ -411,3 +422,31 @@ def test_lopti_known_cards_by_each_seat(browser, live_server):
             cards = box.find_elements(By.CSS_SELECTOR, ".shown .card")
             assert len(cards) == (len(st["shown"]) if len(st["shown"]) <= 6 else 0)
     shot(browser, "lopti-known")
+
+
+def test_a_lopti_result_names_the_place(browser, live_server):
+    """A LOPTI game in which the human finishes 3rd of 5 with a reward of 0: the result box says so (not
+    "A draw") and lists every player's place as an ordinal; replayed from its record, the same."""
+    from cardzoo.web.tables import Table
+
+    table = Table("lopti", {"num_players": 5}, 0, "random", 4)
+    while not table.env.over:
+        table.act(table.state()["legal"][0])
+    end = table.state()
+    browser.get(f"{live_server}/?speed=0")
+    wait_for(browser, "setup")
+    browser.find_element(By.ID, "tab-replay").click()
+    wait_for(browser, "replay-empty")
+    box = browser.find_element(By.ID, "rp-text")
+    browser.execute_script("arguments[0].value = arguments[1]", box, records.dumps(end["record"]))
+    browser.find_element(By.ID, "rp-load").click()
+    wait_for(browser, "replay")
+    browser.find_element(By.ID, "rp-last").click()
+    wait_for(browser, "replay-end")
+    headline, rows = result_box(browser)
+    assert headline == "You finished 3rd of 5 (0)"
+    assert rows == [["player_0 (you)", "3rd place (0)"], ["player_1", "5th place (-1)"],
+                    ["player_2", "4th place (-0.5)"], ["player_3", "1st place (+1)"], ["player_4", "2nd place (+0.5)"]]
+    assert "lost" not in browser.find_element(By.ID, "result").get_attribute("class")
+    assert visible_in_log(browser, "li.current")
+    shot(browser, "lopti-result")

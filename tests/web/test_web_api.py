@@ -414,3 +414,55 @@ def test_lopti_known_cards_of_every_seat_are_in_the_view():
             break
         table.act(lopti_pickups(state))
     assert max(sizes) > 6 and sizes & {1, 2, 3}      # other seats with a few and with many known cards
+
+
+def test_the_result_reads_as_words():
+    """The result box: a LOPTI headline names the place (a reward of 0 is 3rd of 5, not a draw), places
+    are ordinals by player (shared places too), Sheng Ji levels are rank names and trump a suit
+    symbol; a finished game's state and its replay carry the same summary."""
+    from cardzoo.web.tables import Table
+    from cardzoo.web.views import ordinal, result_view
+
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 103)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd"]
+    lopti = {"winner": 4, "order": [4, 2, 3, 1, 0], "places": [4, 3, 1, 2, 0], "truncated": False,
+             "round_rewards": [-1.0, -0.5, 0.5, 0.0, 1.0], "scores": [-1.0, -0.5, 0.5, 0.0, 1.0], "round_winners": [4]}
+    view = result_view("lopti", lopti, lopti["scores"], 3)
+    assert view["headline"] == "You finished 3rd of 5 (0)" and view["tone"] == "even"
+    assert view["rows"] == [["player_0", "5th place (-1)"], ["player_1", "4th place (-0.5)"],
+                            ["player_2", "2nd place (+0.5)"], ["player_3 (you)", "3rd place (0)"],
+                            ["player_4", "1st place (+1)"]]
+    shared = dict(lopti, places=[None, None, 1, 0, None], truncated=True, round_rewards=[-0.5, -0.5, 0.5, 1.0, -0.5])
+    view = result_view("lopti", shared, shared["round_rewards"], 0)
+    assert view["headline"] == "You shared places 3rd–5th of 5 (-0.5)" and view["tone"] == "lost"
+    assert dict(view["rows"])["player_4"] == "shared 3rd–5th place (-0.5)" and "Last round" in dict(view["rows"])
+    session = {"winner": 0, "order": [0, 2, 1], "places": [0, 2, 1], "round_rewards": [1.0, -1.0, 0.0],
+               "scores": [1.0, -2.0, 1.0], "truncated": False, "round_winners": [2, 0]}
+    view = result_view("lopti", session, session["scores"], 1)
+    assert view["headline"] == "You finished 3rd of 3 on points (-2)"
+    assert dict(view["rows"])["player_1 (you)"] == "3rd place in the last round (-1), total -2"
+    assert result_view("lopti", session, session["scores"], 0)["headline"] == "You shared 1st of 3 on points (+1)"
+    shengji = {"hand_index": 0, "banker": 1, "declarers": 1, "hand_level": 0, "trump": "NT",
+               "trick_points": [50, 45], "kitty": "9D AH 2S 3S 5S LJ", "kitty_points": 5, "last_trick_winner": 2,
+               "multiplier": 2, "kitty_bonus": 10, "penalty": 0, "opponent_points": 60, "outcome": "takeover",
+               "table_levels": 1, "hand_score": 2, "levels_gained": [1, 0], "new_levels": [0, 12],
+               "next_banker": 2, "match_winner": None}
+    view = result_view("shengji", shengji, [2 / 3, -2 / 3, 2 / 3, -2 / 3], 0)
+    rows = dict(view["rows"])
+    assert view["headline"] == "Your team took over: you won (+0.667)"
+    assert rows["Level, trump"] == "2, NT (no trump)" and rows["New levels"] == "2 : A (team 0 : 1)"
+    assert rows["Kitty"] == "9♦ A♥ 2♠ 3♠ 5♠ LJ (5 points)" and rows["Banker"] == "player_1"
+    assert rows["Opp. points"] == "60 (tricks 50, kitty 10 = 5 x 2)" and rows["Outcome"] == "team 0 took over, up 1 level"
+    assert rows["Rewards"] == "+0.667 / -0.667 / +0.667 / -0.667 (by player)"
+    assert dict(result_view("shengji", dict(shengji, trump="H"), [-1, 1, -1, 1], 1)["rows"])["Level, trump"] == "2, ♥"
+    assert result_view("courtpiece", {"winner_team": 0}, [1, -1, 1, -1], 1)["headline"] == "You lost (-1)"
+    assert result_view("courtpiece", {"winner_team": 0}, [1, -1, 1, -1], None)["headline"] == "Game over"
+
+    table = Table("lopti", {"num_players": 5}, 0, "random", 4)      # the human finishes 3rd, reward 0
+    while not table.env.over:
+        table.act(table.state()["legal"][0])
+    state = table.state()
+    assert state["summary"]["headline"] == "You finished 3rd of 5 (0)"
+    assert state["summary"] == result_view("lopti", state["result"], state["rewards"], 0)
+    assert replay_frames(state["record"])["summary"] == state["summary"]
+    assert table.state()["summary"] is not None and Table("lopti", {}, 0, "random", 4).state()["summary"] is None

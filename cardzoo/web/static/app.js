@@ -346,21 +346,16 @@ function scrollLog() {
   log.scrollTop = cur ? cur.offsetTop - (log.clientHeight - cur.offsetHeight) / 2 : log.scrollHeight;
 }
 
-function drawResult(result, rewards, seat) {
+function drawResult(summary) {
+  // the server's summary of a finished game (views.result_view): a headline for the human's seat, rows
   const box = $("result");
-  if (!result && !rewards) { box.hidden = true; return; }
+  if (!summary) { box.hidden = true; return; }
   box.hidden = false;
   box.innerHTML = "";
-  const mine = seat === null || seat === undefined || seat < 0 || !rewards ? null : rewards[seat];
-  let headline = "Game over";
-  if (mine !== null && mine !== undefined) {
-    headline = mine > 0 ? `You won (${fmt(mine)})` : mine < 0 ? `You lost (${fmt(mine)})` : "A draw";
-  }
-  box.className = mine < 0 ? "lost" : "";
-  box.append(el("div", "headline", headline));
+  box.className = summary.tone;     // won, lost or even
+  box.append(el("div", "headline", summary.headline));
   const dl = el("dl");
-  if (rewards) dl.append(el("dt", "", "rewards"), el("dd", "", rewards.map(fmt).join(" / ")));
-  for (const [k, v] of Object.entries(result || {})) dl.append(el("dt", "", k), el("dd", "", fmtValue(v)));
+  for (const [k, v] of summary.rows) dl.append(el("dt", "", k), el("dd", "", v));
   box.append(dl);
 }
 
@@ -407,7 +402,7 @@ function drawPlay() {
   drawTable(game.view, { viewer: game.seat, players: game.players, freshSeat: null });
   drawLog(fullLog, -1, game.seat);
   drawHand(game, !busy);
-  drawResult(over ? game.result : null, over ? game.rewards : null, game.seat);
+  drawResult(over ? game.summary : null);
   scrollLog();
   setState(busy ? "busy" : over ? "over" : game.your_turn ? "turn" : "waiting");
 }
@@ -590,8 +585,7 @@ function drawReplay() {
   const moves = replay.frames.slice(1).map((fr) => fr.move);
   drawLog(moves, replay.pos - 1, human);
   $("rp-pos").textContent = `${replay.pos} / ${replay.frames.length - 1}`;
-  const rec = replay.record;
-  drawResult(last && rec.over ? rec.result : null, last && rec.over ? rec.rewards : null, human >= 0 ? human : null);
+  drawResult(last ? replay.summary : null);
   scrollLog();
   setState(last ? "replay-end" : "replay");
 }
