@@ -450,3 +450,26 @@ def test_a_lopti_result_names_the_place(browser, live_server):
     assert "lost" not in browser.find_element(By.ID, "result").get_attribute("class")
     assert visible_in_log(browser, "li.current")
     shot(browser, "lopti-result")
+
+
+def test_move_numbers_of_any_width_fit_the_log(browser, live_server):
+    """A log of 9, 120, 1234 and 12345 moves: the room left of the items holds the widest number and
+    its dot (the list's markers), so no number loses its first digit."""
+    browser.get(f"{live_server}/?speed=0")
+    wait_for(browser, "setup")
+    for n in (9, 120, 1234, 12345):
+        room, need = browser.execute_script("""
+            const moves = Array.from({length: arguments[0]}, (_, i) => ({seat: i % 4, action: "play 2"}));
+            drawLog(moves, moves.length - 1, 0);
+            const log = document.getElementById("log");
+            const probe = document.createElement("span");
+            probe.style.font = getComputedStyle(log).font;
+            probe.style.whiteSpace = "pre";
+            probe.style.position = "absolute";
+            probe.textContent = arguments[0] + ". ";
+            document.body.append(probe);
+            const need = probe.getBoundingClientRect().width;
+            probe.remove();
+            return [parseFloat(getComputedStyle(log).paddingLeft), need];""", n)
+        assert need <= room <= need + 20, (n, room, need)
+    shot(browser, "log-12345")

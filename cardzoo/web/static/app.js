@@ -331,6 +331,8 @@ function placePlays(felt, view, opts, rel, n, obstacles, mini) {
 function drawLog(moves, current, mySeat) {
   const log = $("log");
   log.innerHTML = "";
+  // room left of the items for the widest move number ("1234. "), in the log's monospace digits
+  log.style.setProperty("--digits", String(Math.max(moves.length, 1)).length);
   moves.forEach((m, i) => {
     const li = el("li", (i === current ? "current" : "") + (m.seat === mySeat ? " mine" : ""),
       `player_${m.seat}: ${m.action}`);
