@@ -473,3 +473,30 @@ def test_move_numbers_of_any_width_fit_the_log(browser, live_server):
             return [parseFloat(getComputedStyle(log).paddingLeft), need];""", n)
         assert need <= room <= need + 20, (n, room, need)
     shot(browser, "log-12345")
+
+
+def test_a_short_window_keeps_the_side_panel_readable(browser, live_server):
+    """A 1024x768 window's page (1024x625) at the end of a five-player LOPTI game, the human holding
+    cards: the result box, the facts, the last clear and the moves log do not fit the panel's height,
+    so the panel scrolls; nothing in it is cut off, and scrolled down, the log's last move is in view."""
+    try:
+        for height in (625, 560):
+            viewport(browser, 1024, height)
+            start(browser, live_server, "lopti", "5", opponents="random", seed=3)
+            browser.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                (async () => { while (!game.over) await act(game.legal[0]); })().then(done);""")
+            wait_for(browser, "over")
+            side = browser.find_element(By.ID, "side")
+            shot(browser, f"lopti-end-1024x{height}")
+            sizes = browser.execute_script("const s = arguments[0]; return [s.scrollHeight, s.clientHeight]", side)
+            if sizes[0] > sizes[1]:
+                assert side.value_of_css_property("overflow-y") in ("auto", "scroll")
+            browser.execute_script("arguments[0].scrollTop = arguments[0].scrollHeight", side)
+            panel = rect(browser, "#side")
+            assert inside(rect(browser, "#log"), {**panel, "bottom": panel["bottom"] + 1})
+            assert visible_in_log(browser, "li:last-child")
+            browser.execute_script("arguments[0].scrollTop = 0", side)
+            assert inside(rect(browser, "#result .headline"), panel)
+    finally:
+        viewport(browser, None)
