@@ -10,8 +10,8 @@ from collections import OrderedDict
 from cardzoo import records
 from cardzoo.options import check_seed
 from cardzoo.registry import list_games, make
-from cardzoo.web.views import (PRIVATE_WINDOWS, hand_view, legal_names, private_window, public_move, result_view,
-                               table_view)
+from cardzoo.web.views import (PRIVATE_WINDOWS, button_labels, hand_view, legal_names, private_window, public_move,
+                               result_view, table_view, turn_hint)
 
 MAX_BOT_STEPS = 20000  # a game's every decision fits easily (a LOPTI round stops at max_moves)
 
@@ -149,13 +149,15 @@ class Table:
         mine = actor == self.seat
         legal = legal_names(self.raw) if mine else []
         hand, buttons = hand_view(self.game, self.raw, self.seat, legal)
+        labels = button_labels(self.game, self.raw, self.seat, buttons) if mine else {}
+        hint = turn_hint(self.game, self.raw, self.seat) if mine else None
         rec = self.env.record()
         view = table_view(self.game, self.raw, "all" if rec["over"] else {self.seat})
         # a record holds the seed and every move, so every hand: the human gets it once the game is over
         return {"id": self.id, "game": self.game, "config": self.config, "seat": self.seat,
                 "players": self.players, "to_act": actor, "your_turn": mine, "legal": legal,
                 "phase": view["phase"], "over": rec["over"], "result": rec["result"], "rewards": rec["rewards"],
-                "hand": hand, "buttons": buttons, "view": view, "moves": self.moves, "frames": self.frames,
+                "hand": hand, "buttons": buttons, "labels": labels, "hint": hint, "view": view, "moves": self.moves, "frames": self.frames,
                 "record": rec if rec["over"] else None,
                 "summary": result_view(self.game, rec["result"], rec["rewards"], self.seat) if rec["over"] else None}
 

@@ -21,6 +21,11 @@ def _by_suit(card: str) -> tuple:
     return (ALTERNATE[card[1]], RANKS.index(card[0])) if card not in ("LJ", "BJ") else (4, card == "BJ")
 
 
+def _trump_text(trump) -> str:
+    """A Sheng Ji trump by its suit symbol, "NT" for no trump."""
+    return "not fixed" if trump is None else "NT" if trump == "NT" else SUIT_SYMBOLS[SUITS.index(trump)]
+
+
 def _by_rank(card: str) -> tuple:
     return RANKS.index(card[0]), ALTERNATE[card[1]]
 
@@ -87,13 +92,13 @@ def _shengji(raw, ps: dict) -> dict:
                       # declared copies and retracted throw cards, not yet played (SJ-4.3, SJ-7.4)
                       "shown": sorted(_cards(ps["shown"][s]), key=_by_suit)})
     standing = ps["standing"]
-    facts = [["Trump", ps["trump"] or "not yet"], ["Level", RANKS[ps["hand_level"]]],
+    facts = [["Trump", _trump_text(ps["trump"]) if ps["trump"] else "not yet"], ["Level", RANKS[ps["hand_level"]]],
              ["Levels (team 0 : 1)", _team([RANKS[x] for x in ps["levels"]])],
              ["Points (team 0 : 1)", _team(ps["points"])]]
     if standing:
-        facts.append(["Declared", f"player_{standing[0]}: {standing[1]} x{standing[2]}"])
+        facts.append(["Declared", f"player_{standing[0]}: {_symbols([standing[1]])} ×{standing[2]}"])
     if ps["kitty"]:
-        facts.append(["Kitty", ps["kitty"]])
+        facts.append(["Kitty", _symbols(_cards(ps["kitty"]))])
     for ft in ps["failed_throws"]:     # SJ-7.4, while its trick is on the table or the last one
         if ft["trick"] >= len(ps["tricks"]) - 1:
             facts.append([f"Failed throw (trick {ft['trick'] + 1})", f"player_{ft['seat']}'s throw "
@@ -173,8 +178,40 @@ def _lopti_hand(raw, seat: int, legal: set[str]):
             for c in sorted(_cards(raw.hand(seat)), key=_by_rank)]
 
 
+def _shengji_label(raw, seat: int, action: str) -> str:
+    """"declare level D x2" -> "declare 2♦ ×2", "declare BJ x2" -> "declare BJ ×2", "name trump S" ->
+    "name trump ♠"."""
+    words = action.split()
+    if words[0] == "declare":
+        card = RANKS[raw.public_state()["hand_level"]] + words[2] if words[1] == "level" else words[1]
+        return f"declare {_symbols([card])} ×{words[-1][1:]}"
+    if words[:2] == ["name", "trump"]:
+        return f"name trump {_trump_text(words[2])}"
+    return action
+
+
+def _shengji_hint(raw, seat: int) -> str | None:
+    """The BURY prompt: how many cards the banker buries (SJ-5.1), and how many are still to choose."""
+    ps = raw.public_state()
+    if ps["phase"] != "BURY" or ps["banker"] != seat:
+        return None
+    kitty = ps["hand_sizes"][seat] - ps["hand_sizes"][(seat + 1) % 4]
+    chosen = int(raw.observe(raw.possible_agents[seat])["observation"][54:108].sum())
+    return f"bury {kitty} cards: click {kitty - chosen} more" + (f" ({chosen} chosen)" if chosen else "")
+
+
+def _lopti_label(raw, seat: int, action: str) -> str:
+    """"swap 2 up0" -> "swap 2 for 9♠" (the face-up card in slot 0)."""
+    words = action.split()
+    if words[0] == "swap":
+        up = raw.public_state()["seats"][seat]["up"][int(words[2][2:])]
+        return f"swap {'10' if words[1] == 'T' else words[1]} for {_symbols([up])}" if up else action
+    return action
+
+
 _VIEWS = {"courtpiece": (_courtpiece, _courtpiece_hand), "shengji": (_shengji, _shengji_hand),
           "lopti": (_lopti, _lopti_hand)}
+_LABELS = {"shengji": (_shengji_label, _shengji_hint), "lopti": (_lopti_label, None)}
 
 
 # Court Piece's observation block of the seat's own face-down card (courtpiece.md 3.4), set while the
@@ -216,6 +253,22 @@ def hand_view(game: str, raw, seat: int, legal: list[str]) -> tuple[list[dict], 
     hand = _VIEWS[game][1](raw, seat, legal_set)
     on_cards = {h["action"] for h in hand if h["action"]}
     return hand, [a for a in legal if a not in on_cards]
+
+
+def button_labels(game: str, raw, seat: int, buttons: list[str]) -> dict[str, str]:
+    """What each button says where that differs from the action's name: the card a Sheng Ji
+    declaration shows ("declare 2♦ ×1"), the face-up card a LOPTI swap takes ("swap 2 for 9♠")."""
+    label = _LABELS.get(game, (None, None))[0]
+    if label is None:
+        return {}
+    return {a: text for a in buttons if (text := label(raw, seat, a)) != a}
+
+
+def turn_hint(game: str, raw, seat: int) -> str | None:
+    """What the person's decision asks for, where the buttons and cards do not say it: a Sheng Ji
+    banker's burial ("bury 8 cards: click 5 more (3 chosen)")."""
+    hint = _LABELS.get(game, (None, None))[1]
+    return hint(raw, seat) if hint is not None else None
 
 
 # Moves the other seats do not see when they are made (each spec's hidden information): a Sheng Ji
@@ -348,8 +401,6 @@ def _lopti_result(result: dict, rewards: list[float], viewer) -> tuple[str | Non
     return headline, rows
 
 
-def _trump_text(trump) -> str:
-    return "not fixed" if trump is None else "NT (no trump)" if trump == "NT" else SUIT_SYMBOLS[SUITS.index(trump)]
 
 
 def _shengji_result(result: dict, rewards: list[float], viewer) -> tuple[str | None, list]:

@@ -500,3 +500,29 @@ def test_a_short_window_keeps_the_side_panel_readable(browser, live_server):
             assert inside(rect(browser, "#result .headline"), panel)
     finally:
         viewport(browser, None)
+
+
+def test_buttons_prompts_and_jokers_say_what_they_are(browser, live_server):
+    """A Sheng Ji declaration button names its card (sending the env's action name), the burial prompt
+    counts the cards to bury, big and little joker differ in text and star, not only in colour; a
+    LOPTI swap button names the face-up card it takes."""
+    start(browser, live_server, "shengji", "2", opponents="random", seed=5)
+    button = browser.find_element(By.CSS_SELECTOR, '#buttons button[data-action="declare level D x1"]')
+    assert button.text == "declare 2♦ ×1"
+    click_actions(browser, FAILED_THROW[:3])
+    assert browser.find_element(By.ID, "prompt").text == "Your turn (BURY): bury 8 cards: click 8 more"
+    big = browser.find_element(By.CSS_SELECTOR, '#hand .card[data-card="BJ"]')
+    little = browser.find_element(By.CSS_SELECTOR, '#hand .card[data-card="LJ"]')
+    text = lambda card, part: card.find_element(By.CSS_SELECTOR, part).get_attribute("textContent")  # noqa: E731
+    assert (text(big, ".rank"), text(little, ".rank")) == ("BJ", "LJ")
+    assert text(big, ".pip") != text(little, ".pip")
+    click_actions(browser, FAILED_THROW[3:6])
+    assert browser.find_element(By.ID, "prompt").text == "Your turn (BURY): bury 8 cards: click 5 more (3 chosen)"
+    trump = [r.text for r in browser.find_elements(By.CSS_SELECTOR, "#facts tr") if r.text.startswith("Trump")]
+    assert trump == ["Trump ♦"]
+    shot(browser, "shengji-bury")
+    start(browser, live_server, "lopti", "3", opponents="random", seed=2)
+    swaps = browser.find_elements(By.CSS_SELECTOR, '#buttons button[data-action^="swap"]')
+    assert swaps and all(b.text.startswith(f"swap {b.get_attribute('data-action').split()[1]} for ") for b in swaps)
+    assert all(b.text[-1] in "♣♦♥♠" for b in swaps)
+    shot(browser, "lopti-swap")

@@ -450,7 +450,7 @@ def test_the_result_reads_as_words():
     view = result_view("shengji", shengji, [2 / 3, -2 / 3, 2 / 3, -2 / 3], 0)
     rows = dict(view["rows"])
     assert view["headline"] == "Your team took over: you won (+0.667)"
-    assert rows["Level, trump"] == "2, NT (no trump)" and rows["New levels"] == "2 : A (team 0 : 1)"
+    assert rows["Level, trump"] == "2, NT" and rows["New levels"] == "2 : A (team 0 : 1)"
     assert rows["Kitty"] == "9♦ A♥ 2♠ 3♠ 5♠ LJ (5 points)" and rows["Banker"] == "player_1"
     assert rows["Opp. points"] == "60 (tricks 50, kitty 10 = 5 x 2)" and rows["Outcome"] == "team 0 took over, up 1 level"
     assert rows["Rewards"] == "+0.667 / -0.667 / +0.667 / -0.667 (by player)"
@@ -466,3 +466,40 @@ def test_the_result_reads_as_words():
     assert state["summary"] == result_view("lopti", state["result"], state["rewards"], 0)
     assert replay_frames(state["record"])["summary"] == state["summary"]
     assert table.state()["summary"] is not None and Table("lopti", {}, 0, "random", 4).state()["summary"] is None
+
+
+def test_buttons_and_facts_name_the_cards(client):
+    """Sheng Ji: trump and declarations by suit symbol, a declaration button names the card it shows,
+    the burial prompt says how many cards to bury; LOPTI: a swap button names the face-up card it
+    takes. The actions sent stay the env's names."""
+    from cardzoo.web.tables import Table
+    from cardzoo.web.views import button_labels
+
+    state = new_game(client, game="shengji", config={"decks": 2}, seed=5, opponents="random")
+    assert state["labels"] == {"declare level D x1": "declare 2♦ ×1"} and state["hint"] is None
+    url = f"/api/games/{state['id']}/actions"
+    for action in FAILED_THROW[:3]:
+        state = client.post(url, json={"action": action}).json()
+    facts = dict(state["view"]["facts"])
+    assert facts["Trump"] == "♦" and facts["Declared"] == "player_0: 2♦ ×2"
+    assert state["phase"] == "BURY" and state["hint"] == "bury 8 cards: click 8 more"
+    for action in FAILED_THROW[3:6]:
+        state = client.post(url, json={"action": action}).json()
+    assert state["hint"] == "bury 8 cards: click 5 more (3 chosen)"
+    table = Table("shengji", {"decks": 2}, 0, "random", 5)
+    assert button_labels("shengji", table.raw, 0, ["declare BJ x2", "declare LJ x3", "name trump S", "name trump H",
+                                                   "pass"]) == {
+        "declare BJ x2": "declare BJ ×2", "declare LJ x3": "declare LJ ×3", "name trump S": "name trump ♠",
+        "name trump H": "name trump ♥"}
+
+    state = new_game(client, game="lopti", config={"num_players": 3}, seed=2, opponents="random")
+    up = Table("lopti", {"num_players": 3}, 0, "random", 2).raw.public_state()["seats"][0]["up"]
+    swaps = [b for b in state["buttons"] if b.startswith("swap")]
+    assert swaps and state["phase"] == "swap"
+    symbol = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+    for b in swaps:
+        rank, slot = b.split()[1], int(b.split()[2][2:])
+        card = up[slot]
+        assert state["labels"][b] == f"swap {'10' if rank == 'T' else rank} for " \
+                                     f"{'10' if card[0] == 'T' else card[0]}{symbol[card[1]]}"
+    assert "keep" not in state["labels"]

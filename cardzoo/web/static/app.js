@@ -72,10 +72,12 @@ function cardEl(text, mini) {
   const c = el("div", "card" + (mini ? " mini" : ""));
   c.dataset.card = text;
   if (text === "LJ" || text === "BJ") {
-    c.classList.add("joker");
-    if (text === "BJ") c.classList.add("red");
-    c.append(el("span", "rank", "JOKER"), el("span", "pip", "\u2605"));
-    c.title = text === "BJ" ? "big joker" : "little joker";
+    // big and little joker told apart by their text and star as well as by colour
+    const big = text === "BJ";
+    c.classList.add("joker", big ? "big" : "little");
+    if (big) c.classList.add("red");
+    c.append(el("span", "rank", text), el("span", "corner", "JOKER"), el("span", "pip", big ? "\u2605" : "\u2606"));
+    c.title = big ? "big joker" : "little joker";
     return c;
   }
   const rank = text[0] === "T" ? "10" : text[0];
@@ -428,7 +430,7 @@ function drawHand(state, live) {
   buttons.innerHTML = "";
   if (live) {
     for (const a of state.buttons) {
-      const b = el("button", "", a);
+      const b = el("button", "", (state.labels && state.labels[a]) || a);   // the action's words, else its name
       b.type = "button";
       b.dataset.action = a;
       b.addEventListener("click", () => act(a));
@@ -438,8 +440,9 @@ function drawHand(state, live) {
   const prompt = $("prompt");
   prompt.className = live && state.your_turn ? "turn" : "";
   prompt.textContent = !live ? "The others are playing..." : state.over ? "The game is over." :
-    state.your_turn ? `Your turn (${state.phase}): ${state.hand.some((h) => h.action) ? "click a card" : "choose"}` +
-      (state.buttons.length && state.hand.some((h) => h.action) ? " or a button" : "") :
+    state.your_turn ? `Your turn (${state.phase}): ` + (state.hint ||
+      (state.hand.some((h) => h.action) ? "click a card" : "choose") +
+      (state.buttons.length && state.hand.some((h) => h.action) ? " or a button" : "")) :
       `Waiting for player_${state.to_act}`;
 }
 
