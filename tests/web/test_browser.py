@@ -372,10 +372,14 @@ def test_sheng_ji_failed_throw_and_shown_cards(browser, live_server):
     click_actions(browser, FAILED_THROW)
     facts = browser.find_element(By.ID, "facts").text
     assert "player_0's throw 7♣ 9♣ A♣ A♣ failed: plays 7♣" in facts.replace("\n", " ")
-    shown = [e.get_attribute("data-card") for e in browser.find_elements(By.CSS_SELECTOR, "#seat-0 .shown .card")]
+    # the person's own shown cards are marked in the hand below the table, the others' lie by their plates
+    shown = [e.get_attribute("data-card") for e in browser.find_elements(By.CSS_SELECTOR, "#hand .card.marked")]
     assert sorted(shown) == ["2D", "2D", "9C", "AC", "AC"]
+    assert browser.find_element(By.ID, "hand-legend").text == "gold edge: shown to every seat"
+    assert not browser.find_elements(By.CSS_SELECTOR, "#seat-0 .shown .card")
     state = server_state(browser, live_server)
-    for st in state["view"]["seats"]:
+    assert any(st["shown"] for st in state["view"]["seats"][1:])
+    for st in state["view"]["seats"][1:]:
         cards = browser.find_elements(By.CSS_SELECTOR, f"#seat-{st['seat']} .shown .card")
         assert sorted(c.get_attribute("data-card") for c in cards) == sorted(st["shown"])
     shot(browser, "shengji-failed-throw")
@@ -413,7 +417,9 @@ def test_lopti_known_cards_by_each_seat(browser, live_server):
             break
         click_actions(browser, [state["legal"][-1] if state["phase"] == "play" else state["legal"][0]])
     assert max(counts) > 6 and min(counts) > 0
-    for st in state["view"]["seats"]:
+    marked = [e.get_attribute("data-card") for e in browser.find_elements(By.CSS_SELECTOR, "#hand .card.marked")]
+    assert sorted(marked) == sorted(state["view"]["seats"][0]["shown"]) and marked    # the person's own, in the hand
+    for st in state["view"]["seats"][1:]:
         box = browser.find_element(By.ID, f"seat-{st['seat']}")
         shown = [e.get_attribute("data-card") for e in box.find_elements(By.CSS_SELECTOR, ".shown [data-card]")]
         assert shown == st["shown"]
@@ -526,3 +532,37 @@ def test_buttons_prompts_and_jokers_say_what_they_are(browser, live_server):
     assert swaps and all(b.text.startswith(f"swap {b.get_attribute('data-action').split()[1]} for ") for b in swaps)
     assert all(b.text[-1] in "♣♦♥♠" for b in swaps)
     shot(browser, "lopti-swap")
+
+
+def test_five_lopti_seats_on_a_phone_stay_apart(browser, live_server):
+    """Five LOPTI players on a 390x844 phone, at every decision of a whole game: the seats' plates lie
+    inside the table and clear of each other, and no part of one seat (plate, cards, known cards)
+    covers a part of another."""
+    try:
+        viewport(browser, 390, 844)
+        for seed in (1, 2):
+            start(browser, live_server, "lopti", "5", opponents="random", seed=seed)
+            problems = browser.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                const bad = [];
+                const check = (i) => {
+                  const felt = document.getElementById("felt"), f = felt.getBoundingClientRect();
+                  const plates = [...felt.querySelectorAll(".seat .plate")].map((e) => e.getBoundingClientRect());
+                  if (plates.length !== 5) bad.push([i, "plates", plates.length]);
+                  if (!plates.every((p) => p.left >= f.left && p.right <= f.right && p.top >= f.top && p.bottom <= f.bottom))
+                    bad.push([i, "a plate off the table"]);
+                  if (plates.some((a, j) => plates.some((b, k) => k > j && overlaps(a, b, 0))))
+                    bad.push([i, "plates overlap"]);
+                  if (overlappingSeats(felt).length) bad.push([i, "seats overlap", overlappingSeats(felt).length]);
+                };
+                (async () => {
+                  for (let i = 0; i < 400 && !game.over; i++) {
+                    check(i);
+                    await act(game.legal[(i * 7) % game.legal.length]);
+                  }
+                  check("end");
+                })().then(() => done([bad, game.over]));""")
+            assert problems == [[], True], problems
+            shot(browser, f"lopti-5-phone-{seed}")
+    finally:
+        viewport(browser, None)

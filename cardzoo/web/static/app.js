@@ -148,6 +148,7 @@ function drawTable(view, opts) {
   const rel = (s) => (s - opts.viewer + n) % n;
   drawSeats(felt, view, opts, rel, narrow ? "narrow" : "wide");
   if (seatsOverlap(felt)) drawSeats(felt, view, opts, rel, "compact");   // no room for the card backs
+  if (seatsOverlap(felt)) separateSeats(felt);                          // five seats on a phone
   let pile = null;
   if (view.pile) {
     pile = el("div");
@@ -242,7 +243,7 @@ function drawSeats(felt, view, opts, rel, size) {
     // box reaches past the edge however wide its plate or cards are
     const [x, y] = seatPos(r, n, [50, 50]);
     const where = bottom ? "bottom" : y < 20 ? "top" : "side";
-    const box = el("div", `seat ${where}` + (view.actor === st.seat ? " acting" : ""));
+    const box = el("div", `seat ${where} ${size}` + (view.actor === st.seat ? " acting" : ""));
     box.id = `seat-${st.seat}`;
     box.style.left = `calc(8px + (100% - 16px) * ${(x / 100).toFixed(4)})`;
     box.style.top = `calc(8px + (100% - 16px) * ${(y / 100).toFixed(4)})`;
@@ -255,10 +256,26 @@ function drawSeats(felt, view, opts, rel, size) {
       plate.title = `player_${st.seat}: ${who}`;     // the full spec, a learned checkpoint's path too
     }
     for (const t of st.tags) plate.append(" ", el("span", "tag", t));
-    const cards = el("div", "fan small");
+    let cards = el("div", "fan small");
     const showCards = st.cards && (!bottom || opts.showBottomHand);
+    const caption = view.shown_as || "shown";
     if (showCards) {
-      for (const c of sortedCards(st.cards)) cards.append(cardEl(c, true));
+      // the whole hand face up (a replay, a finished game): its shown (known) cards marked in it, as
+      // cards, or where room is short and the hand long, as a line of card text
+      const marks = new Map();
+      for (const c of st.shown || []) marks.set(c, (marks.get(c) || 0) + 1);
+      const asText = size === "compact" && st.cards.length > SHOWN_AS_CARDS;
+      if (asText) cards = el("div", "cards-text");
+      for (const c of sortedCards(st.cards)) {
+        const card = asText ? cardText(c) : cardEl(c, true);
+        if (marks.get(c)) {
+          marks.set(c, marks.get(c) - 1);
+          card.classList.add("marked");
+          card.title = `${c} (${caption}: every seat knows this card is in the hand)`;
+        }
+        cards.append(card);
+        if (asText) cards.append(" ");
+      }
     } else if (!bottom) {
       cards.classList.add("backs");
       const most = { wide: 8, narrow: where === "side" ? 3 : 5, compact: 0 }[size];
@@ -270,10 +287,9 @@ function drawSeats(felt, view, opts, rel, size) {
     // the cards of this hand that every seat knows of (Sheng Ji: declared copies, retracted throw cards;
     // LOPTI: known cards), in the server's order: a few as cards, more as a line of text
     const shown = el("div", "shown");
-    if (st.shown && st.shown.length) {
-      const caption = view.shown_as || "shown";
+    if (st.shown && st.shown.length && !showCards) {
       shown.append(el("span", "caption", caption));
-      if (st.shown.length <= SHOWN_AS_CARDS) {
+      if (st.shown.length <= SHOWN_AS_CARDS && size !== "compact") {
         const fan = el("div", "fan small");
         for (const c of st.shown) fan.append(cardEl(c, true));
         shown.append(fan);
@@ -284,7 +300,8 @@ function drawSeats(felt, view, opts, rel, size) {
       }
       shown.title = `player_${st.seat}: ${st.shown.join(" ")} (${caption}: every seat knows these cards)`;
     }
-    if (bottom && !opts.showBottomHand) box.append(shown, extra, plate);   // the hand itself is below the table
+    // the person's own hand is below the table, its shown (known) cards marked there (drawHand)
+    if (bottom && !opts.showBottomHand) box.append(extra, plate);
     else if (where === "top") box.append(cards, shown, extra, plate);      // the plate toward the middle
     else box.append(plate, cards, shown, extra);
     if (!showCards && !bottom) box.append(el("div", "count", `${st.count} card${st.count === 1 ? "" : "s"}`));
@@ -292,11 +309,75 @@ function drawSeats(felt, view, opts, rel, size) {
   }
 }
 
-function seatsOverlap(felt) {
-  // whether two seats' plates or cards overlap
-  const seats = [...felt.querySelectorAll(".seat")].map(
-    (s) => [...s.children].map(rectOf).filter((r) => r.width && r.height));
-  return seats.some((a, i) => seats.slice(i + 1).some((b) => a.some((r) => b.some((q) => overlaps(r, q, 2)))));
+function overlappingSeats(felt) {
+  // the pairs of seats whose plates or cards overlap
+  const seats = [...felt.querySelectorAll(".seat")];
+  const parts = seats.map((s) => [...s.children].map(rectOf).filter((r) => r.width && r.height));
+  const pairs = [];
+  parts.forEach((a, i) => parts.forEach((b, j) => {
+    if (j > i && a.some((r) => b.some((q) => overlaps(r, q, 2)))) pairs.push([seats[i], seats[j]]);
+  }));
+  return pairs;
+}
+
+function seatsOverlap(felt) { return overlappingSeats(felt).length > 0; }
+
+function overlapScore(felt) {
+  // how badly the seats overlap: each pair of overlapping parts of two seats, a part that is a plate
+  // (a name) ten times, two plates a hundred times
+  const parts = [...felt.querySelectorAll(".seat")].map((s) => [...s.children].filter((e) => {
+    const r = rectOf(e);
+    return r.width && r.height;
+  }).map((e) => [rectOf(e), e.classList.contains("plate")]));
+  let score = 0;
+  parts.forEach((a, i) => parts.slice(i + 1).forEach((b) => a.forEach(([r, pr]) => b.forEach(([q, pq]) => {
+    if (overlaps(r, q, 2)) score += pr && pq ? 100 : pr || pq ? 10 : 1;
+  }))));
+  return score;
+}
+
+const SEAT_MIN_WIDTH = 112;   // a plate's name, and a fan of three mini cards a row
+
+function separateSeats(felt) {
+  // seats that overlap even without card backs (five seats on a phone): the boxes of overlapping
+  // seats narrowed a step at a time, down to SEAT_MIN_WIDTH (their plates and fans wrap)
+  for (let round = 0; round < 10; round++) {
+    const pairs = overlappingSeats(felt);
+    if (!pairs.length) return;
+    let narrowed = false;
+    for (const box of new Set(pairs.flat())) {
+      const width = rectOf(box).width;
+      const next = Math.max(SEAT_MIN_WIDTH, Math.floor(width * 0.9));
+      if (next < width - 0.5) {
+        box.style.maxWidth = `${next}px`;
+        narrowed = true;
+      }
+    }
+    if (!narrowed) break;
+  }
+  // then a seat of a pair that still overlaps moved down (the lower one) or up, as far as clears the
+  // other and stays on the table, where that makes the overlap less bad (overlapScore)
+  const inner = rectOf(felt);
+  for (let round = 0; round < 8; round++) {
+    const pairs = overlappingSeats(felt);
+    if (!pairs.length) return;
+    const before = overlapScore(felt);
+    let better = false;
+    for (const [a, b] of pairs) {
+      const [upper, lower] = rectOf(a).top <= rectOf(b).top ? [a, b] : [b, a];
+      const shift = rectOf(upper).bottom + 4 - rectOf(lower).top;
+      const moves = [[lower, shift], [upper, -shift]].filter(([box, dy]) =>
+        rectOf(box).bottom + dy <= inner.bottom - 10 && rectOf(box).top + dy >= inner.top + 10);
+      for (const [box, dy] of moves) {
+        const old = box.style.marginTop;
+        box.style.marginTop = `${(parseFloat(old) || 0) + dy}px`;
+        if (overlapScore(felt) < before) { better = true; break; }
+        box.style.marginTop = old;
+      }
+      if (better) break;
+    }
+    if (!better) return;
+  }
 }
 
 function placePlays(felt, view, opts, rel, n, obstacles, mini) {
@@ -415,8 +496,18 @@ function drawHand(state, live) {
   $("hand-area").hidden = false;
   const hand = $("hand");
   hand.innerHTML = "";
+  // the cards of this hand every seat knows of (Sheng Ji: shown; LOPTI: known), one mark per copy
+  const mine = state.view.seats.find((st) => st.seat === state.seat);
+  const caption = state.view.shown_as || "shown";
+  const marks = new Map();
+  for (const c of (mine && mine.shown) || []) marks.set(c, (marks.get(c) || 0) + 1);
   for (const h of state.hand) {   // in the server's order (Sheng Ji: trumps last)
     const c = cardEl(h.card);
+    if (marks.get(h.card)) {
+      marks.set(h.card, marks.get(h.card) - 1);
+      c.classList.add("marked");
+      c.title += ` (${caption}: every seat knows this card is in your hand)`;
+    }
     if (h.selected) c.classList.add("selected");
     else if (live && h.action) {
       c.classList.add("playable");
@@ -426,6 +517,7 @@ function drawHand(state, live) {
     hand.append(c);
   }
   layoutHand();
+  $("hand-legend").textContent = hand.querySelector(".card.marked") ? `gold edge: ${caption} to every seat` : "";
   const buttons = $("buttons");
   buttons.innerHTML = "";
   if (live) {
