@@ -40,11 +40,16 @@ META = {
         "shengji": {"title": "Sheng Ji", "players": 4, "options": {"decks": [1, 2, 3, 4]},
                     "agents": ["heuristic", "pimc", "random"]},
         "lopti": {"title": "LOPTI", "players": 4, "options": {"num_players": [2, 3, 4, 5]},
+                  "modes": {"label": "Session", "choices": [
+                      ["off (one round)", {}],
+                      ["3 rounds", {"session": True, "session_rounds": 3}],
+                      ["5 rounds", {"session": True, "session_rounds": 5}]]},
                   "agents": ["heuristic", "pimc", "random"]},
     },
 }
-"""What the page offers: per game its title, the one option it lets you pick (any other goes through
-the API's "config"), and the agent specs (any spec make_agent reads works through the API)."""
+"""What the page offers: per game its title, the one option it lets you pick, for LOPTI a mode
+("modes": labelled choices, each the config it adds: session mode, lopti.md LO-10), and the agent
+specs (any spec make_agent reads works through the API; any other option through its "config")."""
 
 
 async def _json_body(request: Request):

@@ -10,8 +10,8 @@ from collections import OrderedDict
 from cardzoo import records
 from cardzoo.options import check_seed
 from cardzoo.registry import list_games, make
-from cardzoo.web.views import (PRIVATE_WINDOWS, button_labels, hand_view, legal_names, private_window, public_move,
-                               result_view, table_view, turn_hint)
+from cardzoo.web.views import (PRIVATE_WINDOWS, button_labels, hand_view, legal_names, move_label, private_window,
+                               public_move, result_view, table_view, turn_hint)
 
 MAX_BOT_STEPS = 20000  # a game's every decision fits easily (a LOPTI round stops at max_moves)
 
@@ -100,12 +100,12 @@ class Table:
         phase, name = self._phase(), self.raw.action_name(action)
         private = PRIVATE_WINDOWS.get(self.game)
         before = table_view(self.game, self.raw, {self.seat})["seats"] if private else None
+        shown = name if seat == self.seat else public_move(self.game, phase, name)
+        label = move_label(self.game, self.raw, seat, name) if shown == name else None   # not for a hidden move
         self.env.step(action)
-        if seat != self.seat:
-            name = public_move(self.game, phase, name)
-            if name is None:
-                return
-        self.moves.append({"seat": seat, "action": name})
+        if shown is None:
+            return
+        self.moves.append({"seat": seat, "action": shown, **({"label": label} if label else {})})
         frame = table_view(self.game, self.raw, {self.seat})
         if private_window(self.game, frame["phase"], self._actor(), self.seat):
             frame["seats"] = before
@@ -157,7 +157,8 @@ class Table:
         return {"id": self.id, "game": self.game, "config": self.config, "seat": self.seat,
                 "players": self.players, "to_act": actor, "your_turn": mine, "legal": legal,
                 "phase": view["phase"], "over": rec["over"], "result": rec["result"], "rewards": rec["rewards"],
-                "hand": hand, "buttons": buttons, "labels": labels, "hint": hint, "view": view, "moves": self.moves, "frames": self.frames,
+                "hand": hand, "buttons": buttons, "labels": labels, "hint": hint, "view": view,
+                "moves": self.moves, "frames": self.frames,
                 "record": rec if rec["over"] else None,
                 "summary": result_view(self.game, rec["result"], rec["rewards"], self.seat) if rec["over"] else None}
 
@@ -212,14 +213,25 @@ def replay_frames(record: dict) -> dict:
     if any). RecordError names the first step the env refuses."""
     frames = []
     game = record.get("game") if isinstance(record, dict) else None
+    steps = record.get("steps") if isinstance(record, dict) and isinstance(record.get("steps"), list) else []
+    labels = [None]   # the next step's label, taken before it is made (a LOPTI "select 3" names what it selects)
+
+    def label_of(raw, i: int):
+        st = steps[i] if i < len(steps) else None
+        if not isinstance(st, dict) or not isinstance(st.get("action"), str) or not isinstance(st.get("actor"), int):
+            return None
+        return move_label(game, raw, st["actor"], st["action"])
 
     def on_step(i, st, raw):
         frame = table_view(game, raw, "all")
-        frame["move"] = {"seat": st["actor"], "action": st.get("action", "timeout")}
+        frame["move"] = {"seat": st["actor"], "action": st.get("action", "timeout"),
+                         **({"label": labels[0]} if labels[0] else {})}
         frames.append(frame)
+        labels[0] = label_of(raw, i)
 
     raw = records.start(record)
     frames.append(dict(table_view(game, raw, "all"), move=None))
+    labels[0] = label_of(raw, 0)
     rec = records.replay(record, on_step=on_step).record()
     players = record.get("players") or []
     viewer = players.index("human") if "human" in players else None

@@ -101,8 +101,9 @@ def _shengji(raw, ps: dict) -> dict:
         facts.append(["Kitty", _symbols(_cards(ps["kitty"]))])
     for ft in ps["failed_throws"]:     # SJ-7.4, while its trick is on the table or the last one
         if ft["trick"] >= len(ps["tricks"]) - 1:
-            facts.append([f"Failed throw (trick {ft['trick'] + 1})", f"player_{ft['seat']}'s throw "
-                          f"{_symbols(_cards(ft['attempted']))} failed: plays {_symbols(_cards(ft['played']))}"])
+            told = (f"player_{ft['seat']}'s throw {_symbols(_cards(ft['attempted']))} failed: "
+                    f"plays {_symbols(_cards(ft['played']))}")
+            facts.append([f"Failed throw (trick {ft['trick'] + 1})", told])
     last = None
     if ps["tricks"]:
         t = ps["tricks"][-1]
@@ -161,6 +162,7 @@ def _lopti(raw, ps: dict) -> dict:
              ["Scores", " : ".join(f"{x:g}" for x in ps["scores"])]]
     if ps["obligation"]:
         facts.append(["Obligation", "play or pick up"])
+    facts += _lopti_session_facts(ps)
     last = None
     if ps["last_clear"]:
         lc = ps["last_clear"]
@@ -200,18 +202,224 @@ def _shengji_hint(raw, seat: int) -> str | None:
     return f"bury {kitty} cards: click {kitty - chosen} more" + (f" ({chosen} chosen)" if chosen else "")
 
 
+# ---- LOPTI session mode (lopti.md LO-10 to LO-12): its decisions and its public state in words -----
+TEMPLATE_WORDS = {   # LO-11.3, what each kind of made rule does
+    1: "a rank is played: someone draws", 2: "a rank is played: someone shows their hand",
+    3: "a rank is played: the player passes low cards", 4: "several cards played at once: someone draws",
+    5: "a pile is picked up: someone draws", 6: "before a pile is picked up: someone shows their hand",
+    7: "a pile is cleared: someone draws", 8: "a pile is cleared: cleared cards come back",
+    9: "a set of one rank on top clears the pile", 10: "a pile that grows big clears",
+    11: "a play one rank above the last clears", 12: "face-up cards are taken up: someone draws",
+    13: "a blind flip fails: someone draws", 14: "a player goes out: someone draws",
+    15: "the round starts: someone draws", 16: "a turn starts with a big hand: someone shows their hand"}
+SWITCH_WORDS = {   # LO-12, by switch id: what it sets, and its values in words
+    0: ("clear card", lambda v: _rank_word(v)), 1: ("low card", lambda v: _rank_word(v)),
+    2: ("low limit blocks the clear card", lambda v: "yes" if v else "no"),
+    3: ("cards of one rank that clear", str), 4: ("draw while the hand holds fewer than", lambda v: f"{v} cards"),
+    5: ("drawing", lambda v: "refill the hand" if v else "one card"),
+    6: ("pick up the pile at will", lambda v: "yes" if v else "no"),
+    7: ("extra move after a clear", lambda v: "yes" if v else "no"), 8: ("swaps per player", str)}
+KIND_WORDS = {1: "remove", 2: "change", 3: "change a base rule", 4: "bring back"}
+
+
+def _rank_word(x: int) -> str:
+    return ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"][x]
+
+
+def _rule_sentence(t: int, x: int, g: int, n: int) -> str:
+    from lopti_env.render import rule_sentence
+
+    return rule_sentence(t, x, g, n)
+
+
+def _uses(t: int, field: int) -> bool:
+    """Whether template t uses field 1 X, 2 G, 3 N (LO-11.3; an unused field is stored as 0)."""
+    from lopti_env.config import TPL
+
+    return bool(int(TPL[t][9]) >> (field - 1) & 1)
+
+
+def _field_value(t: int, field: int, v: int) -> str:
+    """A made rule's field (1 X, 2 G, 3 N) value in words, for template t (LO-11.3)."""
+    from lopti_env.render import CAUSE_WORDS, ROLE_SUBJ_EVENT, ROLE_WORDS
+
+    if field == 2:   # as the rule's sentence names the role (lopti_env.render)
+        return ROLE_SUBJ_EVENT[t] if v == 0 and t in ROLE_SUBJ_EVENT else ROLE_WORDS[v]
+    if field == 3:
+        return f"{v} or more together" if t in (9, 11) else f"{v} card{'s' if v != 1 else ''}"
+    if t in (1, 2, 3):
+        return f"{'an' if v in (6, 12) else 'a'} {_rank_word(v)}"     # an 8, an A
+    if t == 9:
+        return "any rank" if v == 13 else f"{_rank_word(v)}s"
+    if t in (7, 8):
+        return CAUSE_WORDS[v]
+    if t == 14:
+        return "the first player out only" if v == 0 else "every player out"
+    return {4: f"{v} or more cards played", 5: f"{v} or more cards picked up", 6: f"a pile of {v} or more",
+            10: f"a pile of {v} cards", 16: f"{v} or more cards in hand"}.get(t, str(v))
+
+
+FIELD_WORDS = {1: "the condition", 2: "who", 3: "how many"}
+
+
+def _change_text(ps: dict, kind: int, target: int, field: int, value: int) -> str:
+    """A proposed or pending change (LO-10.5, 10.8) in words; -1: not chosen yet."""
+    if kind == 3:
+        if target < 0:
+            return "change a base rule"
+        name, word = SWITCH_WORDS[target]
+        return f"set '{name}' to {word(value)}" if value >= 0 else f"change '{name}'"
+    if target < 0:
+        return f"{KIND_WORDS[kind]} a rule"
+    rule = list(ps["rules"][target][:4])
+    if kind == 2 and field > 0 and value >= 0:
+        rule[field] = value
+        return f"change rule {target + 1} to: {_rule_sentence(*rule).rstrip('.')}"
+    return f"{KIND_WORDS[kind]} rule {target + 1}: {_rule_sentence(*rule).rstrip('.')}"
+
+
+def _lopti_session_facts(ps: dict) -> list:
+    """The rulebook, the base rules changed, the pending change, the vote being held (proposal or
+    setup candidate, ballots and volunteers once all are in), the rock-paper-scissors score."""
+    from lopti_env.config import SWITCH_DEFAULTS, SWITCH_NAMES
+
+    facts = []
+    for slot, row in enumerate(ps["rules"]):
+        t, x, g, n, maker, status = row[:6]
+        if t:
+            label = f"Rule {slot + 1}" + (f" (player_{maker})" if maker >= 0 else "") + (" removed" if status == 2 else "")
+            facts.append([label, _rule_sentence(t, x, g, n)])
+    changed = [f"{SWITCH_WORDS[i][0]}: {SWITCH_WORDS[i][1](ps['switches'][name])}"
+               for i, name in enumerate(SWITCH_NAMES) if ps["switches"][name] != SWITCH_DEFAULTS[i]]
+    if changed:
+        facts.append(["Base rules changed", "; ".join(changed)])
+    if ps["pending"]:
+        facts.append(["Pending (next round)", _change_text(ps, *ps["pending"])])
+    draft = ps["draft"]
+    if draft and ps["phase"] == "rule_making":
+        t = draft[0]
+        parts = [f"{FIELD_WORDS[f]}: {_field_value(t, f, draft[f])}" for f in (1, 2, 3)
+                 if t > 0 and draft[f] >= 0 and _uses(t, f)]
+        facts.append(["Rule being made", (f"{TEMPLATE_WORDS[t]}" if t > 0 else "its kind not chosen yet")
+                      + (f" ({', '.join(parts)})" if parts else "")])
+    if ps["setup"]:
+        su = ps["setup"]
+        facts.append(["Setup vote", f"bring back: {_rule_sentence(*su['rule'][:4])}"
+                      + (f" ({su['yes']} yes)" if su["yes"] is not None else "")])
+    prop = ps["proposal"]
+    if prop:
+        text = _change_text(ps, prop["kind"], prop["target"], prop["field"], prop["value"])
+        if prop["timing"] >= 0:
+            text += ", now" if prop["timing"] == 0 else ", from the next round"
+        if prop["yes"] is not None:
+            text += f"; {prop['yes']} yes"
+        if prop["defender"] is not None:
+            text += f"; defended by player_{prop['defender']}"
+        if prop["result"]:
+            text += f"; {prop['result']}"
+        facts.append([f"Proposal (player_{prop['proposer']})", text])
+    for key, label in (("ballots", "Votes"), ("volunteers", "Defenders")):   # of the vote being held
+        if (prop or ps["setup"]) and any(b is not None for b in ps[key]):
+            facts.append([label, ", ".join(f"player_{s} {'yes' if b else 'no'}"
+                                           for s, b in enumerate(ps[key]) if b is not None)])
+    rps = ps["rps"]
+    if rps:
+        a, b = rps["score"]
+        kind = "match" if rps["kind"] == "match" else "bracket"
+        score = (f"player_{rps['first']} {a} : {b} player_{rps['second']}"
+                 f" ({rps['decisive']} decisive of {rps['throws']} throws)")
+        facts.append([f"Rock-paper-scissors ({kind})", score])
+    return facts
+
+
+THROWS = {0: "rock", 1: "paper", 2: "scissors"}
+_OBS_RPS = 296   # the observation's rps block (lopti.md 3.5)
+
+
+def _lopti_last_throws(raw, seat: int) -> list:
+    """The seat's and its opponent's last throw, once both have thrown (the seat's observation)."""
+    obs = raw.observe(raw.possible_agents[seat])["observation"]
+    role, mine, theirs = int(obs[_OBS_RPS]), int(obs[_OBS_RPS + 5]), int(obs[_OBS_RPS + 6])
+    if role == 0 or mine < 0 or theirs < 0:
+        return []
+    return [["Last throw", f"you {THROWS[mine]}, they {THROWS[theirs]}"]]
+
+
 def _lopti_label(raw, seat: int, action: str) -> str:
-    """"swap 2 up0" -> "swap 2 for 9♠" (the face-up card in slot 0)."""
+    """A LOPTI decision in words: "swap 2 up0" -> "swap 2 for 9♠" (the face-up card in slot 0); in a
+    session, "select v" by what it selects at that sub-step (a kind of rule, a value, a rule to delete
+    or to vote on, a base rule), the proposal's, ballot's and volunteer's choices."""
     words = action.split()
+    ps = raw.public_state()
     if words[0] == "swap":
-        up = raw.public_state()["seats"][seat]["up"][int(words[2][2:])]
+        up = ps["seats"][seat]["up"][int(words[2][2:])]
         return f"swap {'10' if words[1] == 'T' else words[1]} for {_symbols([up])}" if up else action
+    phase, sub = ps["phase"], ps["substep"]
+    if words[0] == "select":
+        v = int(words[1])
+        if phase == "rule_making":
+            t = ps["draft"][0]
+            if sub == 0:
+                return f"a rule for: {TEMPLATE_WORDS[v]}"
+            if sub == 3:
+                return _rule_sentence(t, ps["draft"][1], ps["draft"][2], v)
+            return f"{FIELD_WORDS[sub]}: {_field_value(t, sub, v)}"
+        if phase == "creator":
+            return f"delete rule {v + 1}: {_rule_sentence(*ps['rules'][v][:4])}"
+        if phase == "proposal":
+            prop = ps["proposal"]
+            if sub == 1:
+                if prop["kind"] == 3:
+                    name, word = SWITCH_WORDS[v]
+                    from lopti_env.config import SWITCH_NAMES
+
+                    return f"'{name}' (now {word(ps['switches'][SWITCH_NAMES[v]])})"
+                return f"rule {v + 1}: {_rule_sentence(*ps['rules'][v][:4])}"
+            if sub == 2:
+                t = ps["rules"][prop["target"]][0]
+                return f"change {FIELD_WORDS[v]} (now {_field_value(t, v, ps['rules'][prop['target']][v])})"
+            if sub == 3:
+                if prop["kind"] == 3:
+                    return f"to {SWITCH_WORDS[prop['target']][1](v)}"
+                rule = list(ps["rules"][prop["target"]][:4])
+                rule[prop["field"]] = v
+                return f"to: {_rule_sentence(*rule)}"
+        return action
+    if phase == "proposal":
+        return {"pass": "no proposal", "propose remove": "propose: remove a rule",
+                "propose amend": "propose: change a rule", "propose base": "propose: change a base rule",
+                "propose restore": "propose: bring back a removed rule", "timing now": "apply it now",
+                "timing next": "apply it from the next round"}.get(action, action)
+    if phase == "creator" and action == "pass":
+        return "keep my rules"
+    if action in ("yes", "no"):
+        return {("ballot", "yes"): "yes: make the change", ("setup_vote", "yes"): "yes: bring the rule back",
+                ("volunteer", "yes"): "yes: I defend the rule", ("volunteer", "no"): "no: I don't"}.get(
+            (phase, action), action)
     return action
+
+
+LOPTI_HINTS = {
+    ("rule_making", 0): "you won the round: make a rule. What should it be about?",
+    ("rule_making", 1): "make a rule: choose its condition", ("rule_making", 2): "make a rule: who does it affect?",
+    ("rule_making", 3): "make a rule: how many?", ("creator", 0): "you may delete a rule you made",
+    ("proposal", 0): "propose a change to the rules (the table votes on it), or not",
+    ("proposal", 1): "your proposal: which one?", ("proposal", 2): "your proposal: what to change?",
+    ("proposal", 3): "your proposal: the new value", ("proposal", 4): "your proposal: when does it apply?",
+    ("ballot", 0): "vote on the proposal (see the facts)", ("setup_vote", 0): "vote: bring the rule back?",
+    ("volunteer", 0): "the change is tied: will you defend the rule at rock-paper-scissors?",
+    ("bracket", 0): "rock-paper-scissors: who defends the rule?",
+    ("match", 0): "rock-paper-scissors: the vote is decided by this match"}
+
+
+def _lopti_hint(raw, seat: int) -> str | None:
+    ps = raw.public_state()
+    return LOPTI_HINTS.get((ps["phase"], ps["substep"]))
 
 
 _VIEWS = {"courtpiece": (_courtpiece, _courtpiece_hand), "shengji": (_shengji, _shengji_hand),
           "lopti": (_lopti, _lopti_hand)}
-_LABELS = {"shengji": (_shengji_label, _shengji_hint), "lopti": (_lopti_label, None)}
+_LABELS = {"shengji": (_shengji_label, _shengji_hint), "lopti": (_lopti_label, _lopti_hint)}
 
 
 # Court Piece's observation block of the seat's own face-down card (courtpiece.md 3.4), set while the
@@ -241,6 +449,9 @@ def table_view(game: str, raw, show: set[int] | str = frozenset()) -> dict:
         st.setdefault("shown", [])
     if game == "courtpiece":
         view["facts"] += _courtpiece_hidden(raw, ps, show)
+    if game == "lopti" and ps["rps"] and show != "all":
+        for seat in sorted(show):     # a contestant's own last throw and its opponent's, both public now
+            view["facts"] += _lopti_last_throws(raw, seat)
     if show != "all" and view["phase"] in PRIVATE_WINDOWS.get(game, ()) and view["actor"] not in show:
         view["actor"] = None     # another seat's private window (a Sheng Ji declaration window)
     return view
@@ -262,6 +473,16 @@ def button_labels(game: str, raw, seat: int, buttons: list[str]) -> dict[str, st
     if label is None:
         return {}
     return {a: text for a in buttons if (text := label(raw, seat, a)) != a}
+
+
+def move_label(game: str, raw, seat: int, action: str) -> str | None:
+    """What the log says for `seat` making `action` now (before it is made), where that differs from
+    the action's name; None for a name that is not legal now (a bad record's step)."""
+    label = _LABELS.get(game, (None, None))[0]
+    if label is None or not raw.agents or raw.seat_of(raw.agent_selection) != seat or action not in legal_names(raw):
+        return None
+    text = label(raw, seat, action)
+    return text if text != action else None
 
 
 def turn_hint(game: str, raw, seat: int) -> str | None:

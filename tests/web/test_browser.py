@@ -566,3 +566,38 @@ def test_five_lopti_seats_on_a_phone_stay_apart(browser, live_server):
             shot(browser, f"lopti-5-phone-{seed}")
     finally:
         viewport(browser, None)
+
+
+def test_a_lopti_session_from_the_setup_bar(browser, live_server):
+    """LOPTI session mode (LO-10) started from the page: the proposal is built with buttons that say
+    what they choose, the facts say what is proposed, and the log tells the steps in words."""
+    browser.get(f"{live_server}/?speed=0&seed=2")
+    wait_for(browser, "setup")
+    Select(browser.find_element(By.ID, "game")).select_by_value("lopti")
+    assert browser.find_element(By.ID, "mode-label").is_displayed()
+    Select(browser.find_element(By.ID, "mode")).select_by_visible_text("3 rounds")
+    Select(browser.find_element(By.ID, "seat")).select_by_value("1")     # asked first: the dealer is player_0
+    Select(browser.find_element(By.ID, "opponents")).select_by_value("random")
+    browser.find_element(By.ID, "start").click()
+    wait_for(browser, "turn", "over")
+    state = server_state(browser, live_server)
+    assert state["config"] == {"num_players": 4, "session": True, "session_rounds": 3} and state["phase"] == "proposal"
+    assert "propose a change to the rules" in browser.find_element(By.ID, "prompt").text
+    def texts():
+        return {b.get_attribute("data-action"): b.text for b in browser.find_elements(By.CSS_SELECTOR, "#buttons button")}
+
+    assert texts()["propose base"] == "propose: change a base rule" and texts()["pass"] == "no proposal"
+    click_actions(browser, ["propose base"])
+    assert texts()["select 8"] == "'swaps per player' (now 1)"
+    click_actions(browser, ["select 8"])
+    assert texts()["select 2"] == "to 2"
+    click_actions(browser, ["select 2"])
+    assert texts() == {"timing now": "apply it now", "timing next": "apply it from the next round"}
+    shot(browser, "lopti-session-proposal")
+    click_actions(browser, ["timing next"])
+    facts = browser.find_element(By.ID, "facts").text.replace("\n", " ")
+    assert "Proposal (player_1) set 'swaps per player' to 2, from the next round" in facts
+    log = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
+    assert log[:4] == ["player_1: propose: change a base rule", "player_1: 'swaps per player' (now 1)",
+                       "player_1: to 2", "player_1: apply it from the next round"]
+    shot(browser, "lopti-session-vote")

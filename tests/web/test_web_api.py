@@ -317,7 +317,7 @@ def test_sheng_ji_declaring_windows_of_other_seats_stay_private():
         expected.append(({"seat": st["actor"], "action": action},
                          None if window else after["current_player"],
                          (before if window else after)["hand_sizes"]))
-    got = [(m, f["actor"], [s["count"] for s in f["seats"]]) for m, f in served]
+    got = [({"seat": m["seat"], "action": m["action"]}, f["actor"], [s["count"] for s in f["seats"]]) for m, f in served]
     assert got == expected
     bot_passes = [st for i, st in enumerate(rec["steps"], 1)
                   if st["actor"] != 0 and positions[i - 1]["phase"] == "DECLARE" and st["action"] == "pass"]
@@ -503,3 +503,131 @@ def test_buttons_and_facts_name_the_cards(client):
         assert state["labels"][b] == f"swap {'10' if rank == 'T' else rank} for " \
                                      f"{'10' if card[0] == 'T' else card[0]}{symbol[card[1]]}"
     assert "keep" not in state["labels"]
+
+
+def _session(state: dict, seed: int = 1, players: int = 3):
+    """A raw LOPTI session env reset to an injected position (lopti.md 7.2)."""
+    from cardzoo.registry import make
+
+    env = make("lopti", render_mode="ansi", num_players=players, session=True, session_rounds=3)
+    env.reset(seed=seed, options={"state": state})
+    return env.unwrapped
+
+
+def _step(raw, name):
+    assert name in __import__("cardzoo.web.views", fromlist=["legal_names"]).legal_names(raw), name
+    raw.step(raw.action_from_name(name))
+
+
+def test_lopti_session_rule_making_and_creator_in_words():
+    """LO-10.3, 10.4: making a rule is a chain of "select v" decisions; each is labelled by what it
+    selects (the kind of rule, its condition, who, how many: then the whole rule), the rule being made
+    and the rulebook are facts, and a creator's deletion names the rule."""
+    from cardzoo.web.views import button_labels, legal_names, table_view, turn_hint
+
+    raw = _session({"phase": "rule_making", "round": 1, "prev_winner": 0, "to_act": 0})
+    labels = button_labels("lopti", raw, 0, legal_names(raw))
+    assert len(labels) == 16 and labels["select 1"] == "a rule for: a rank is played: someone draws"
+    assert turn_hint("lopti", raw, 0) == "you won the round: make a rule. What should it be about?"
+    _step(raw, "select 1")
+    labels = button_labels("lopti", raw, 0, legal_names(raw))
+    assert labels["select 5"] == "the condition: a 7" and labels["select 12"] == "the condition: an A"
+    _step(raw, "select 5")
+    assert button_labels("lopti", raw, 0, ["select 1"]) == {"select 1": "who: the next player"}
+    _step(raw, "select 1")
+    facts = dict(table_view("lopti", raw, {0})["facts"])
+    assert facts["Rule being made"] == "a rank is played: someone draws (the condition: a 7, who: the next player)"
+    assert button_labels("lopti", raw, 0, legal_names(raw)) == {
+        "select 1": "When a 7 is played, the next player draws one card.",
+        "select 2": "When a 7 is played, the next player draws two cards."}
+    _step(raw, "select 2")
+    facts = dict(table_view("lopti", raw, {1})["facts"])
+    assert facts["Rule 1 (player_0)"] == "When a 7 is played, the next player draws two cards."
+
+    raw = _session({"phase": "creator", "round": 1, "to_act": 0,
+                    "rules": [[1, 5, 1, 2, 0, 1], [10, 12, 0, 0, 1, 2]], "switches": {"SWAPS": 2},
+                    "pending": [3, 0, 0, 9]})
+    assert button_labels("lopti", raw, 0, legal_names(raw)) == {
+        "pass": "keep my rules", "select 0": "delete rule 1: When a 7 is played, the next player draws two cards."}
+    facts = dict(table_view("lopti", raw, {2})["facts"])
+    assert facts["Rule 2 (player_1) removed"] == "A pile that reaches 12 cards is cleared."
+    assert facts["Base rules changed"] == "swaps per player: 2" and facts["Pending (next round)"] == "set 'clear card' to J"
+
+
+def test_lopti_session_proposals_in_words():
+    """LO-10.5: a proposal's kind, target, field, value and timing are labelled, and the proposal is a
+    fact as it is built (a rule's new wording, a base rule's new value)."""
+    from cardzoo.web.views import button_labels, legal_names, table_view
+
+    rules = [[1, 5, 1, 2, 1, 1], [10, 12, 0, 0, 1, 2]]
+    raw = _session({"phase": "proposal", "round": 1, "dealer": 2, "to_act": 0, "rules": rules})
+    assert button_labels("lopti", raw, 0, legal_names(raw)) == {
+        "pass": "no proposal", "propose remove": "propose: remove a rule", "propose amend": "propose: change a rule",
+        "propose base": "propose: change a base rule", "propose restore": "propose: bring back a removed rule"}
+    _step(raw, "propose amend")
+    assert button_labels("lopti", raw, 0, legal_names(raw)) == {
+        "select 0": "rule 1: When a 7 is played, the next player draws two cards."}
+    _step(raw, "select 0")
+    labels = button_labels("lopti", raw, 0, legal_names(raw))
+    assert labels["select 1"] == "change the condition (now a 7)" and labels["select 2"] == "change who (now the next player)"
+    _step(raw, "select 1")
+    assert button_labels("lopti", raw, 0, ["select 7"]) == {
+        "select 7": "to: When a 9 is played, the next player draws two cards."}
+    _step(raw, "select 7")
+    assert button_labels("lopti", raw, 0, legal_names(raw)) == {"timing now": "apply it now",
+                                                               "timing next": "apply it from the next round"}
+    _step(raw, "timing next")
+    facts = dict(table_view("lopti", raw, {1})["facts"])
+    assert facts["Proposal (player_0)"] == "change rule 1 to: When a 9 is played, the next player draws two cards, " \
+                                           "from the next round"
+
+    raw = _session({"phase": "proposal", "round": 1, "dealer": 2, "to_act": 0, "rules": rules})
+    _step(raw, "propose base")
+    labels = button_labels("lopti", raw, 0, legal_names(raw))
+    assert labels["select 0"] == "'clear card' (now 10)" and labels["select 8"] == "'swaps per player' (now 1)"
+    _step(raw, "select 0")
+    assert button_labels("lopti", raw, 0, ["select 9"]) == {"select 9": "to J"}
+    _step(raw, "select 9")
+    assert dict(table_view("lopti", raw, {0})["facts"])["Proposal (player_0)"] == "set 'clear card' to J"
+
+
+def test_lopti_session_votes_and_rock_paper_scissors_as_facts():
+    """LO-10.5 to 10.7 through the API: the page can start a session (META's LOPTI modes); ballots
+    show as facts once all are in (a bot's ballot and throw are logged as "votes", "throws"), the
+    rock-paper-scissors score while a match is on, a contestant's last throw once both have thrown;
+    public moves are logged in words ("label")."""
+    from cardzoo.web.server import META
+
+    choices = META["games"]["lopti"]["modes"]["choices"]
+    assert [c[1] for c in choices][1] == {"session": True, "session_rounds": 3}
+    from cardzoo.web.tables import Table
+
+    table = Table("lopti", {"num_players": 4, **choices[1][1]}, 1, "random", 1)
+    seen, served = {}, []
+    for i in range(4000):
+        state = table.state()
+        facts = dict(state["view"]["facts"])
+        for key in ("Votes", "Rock-paper-scissors (match)", "Last throw"):
+            if key in facts:
+                seen.setdefault(key, facts[key])
+        served += state["moves"]
+        assert not {"yes", "no", "rock", "paper", "scissors"} & {m["action"] for m in state["moves"] if m["seat"] != 1}
+        if state["over"] or len(seen) == 3:
+            break
+        legal = state["legal"]
+        table.act(next((a for a in legal if a.startswith("propose")), legal[i % len(legal)]))
+    assert set(seen) == {"Votes", "Rock-paper-scissors (match)", "Last throw"}, seen
+    import re
+    assert re.fullmatch(r"(player_\d (yes|no)(, )?)+", seen["Votes"])
+    assert re.fullmatch(r"player_\d \d+ : \d+ player_\d \(\d+ decisive of \d+ throws\)", seen["Rock-paper-scissors (match)"])
+    assert re.fullmatch(r"you (rock|paper|scissors), they (rock|paper|scissors)", seen["Last throw"])
+    assert any(m.get("label", "").startswith("propose: ") for m in served)
+    while not state["over"]:          # the whole session, then its replay: the same words for the same steps
+        table.act(state["legal"][0])
+        state = table.state()
+        served += state["moves"]
+    rp = replay_frames(state["record"])
+    replayed = [f["move"] for f in rp["frames"][1:]]
+    assert [m.get("label") for m in served if "label" in m] == [
+        r.get("label") for m, r in zip(served, replayed) if "label" in m]
+    assert len(served) == len(replayed) and any("label" in r for r in replayed)

@@ -418,7 +418,8 @@ function drawLog(moves, current, mySeat) {
   log.style.setProperty("--digits", String(Math.max(moves.length, 1)).length);
   moves.forEach((m, i) => {
     const li = el("li", (i === current ? "current" : "") + (m.seat === mySeat ? " mine" : ""),
-      `player_${m.seat}: ${m.action}`);
+      `player_${m.seat}: ${m.label || m.action}`);     // the action in words where the server gives them
+    if (m.label) li.title = m.action;
     log.append(li);
   });
 }
@@ -586,7 +587,9 @@ async function startGame() {
   setState("busy");
   $("prompt").textContent = "Dealing...";
   try {
-    const body = { game: g, config: { [optName]: optValue }, seat: Number($("seat").value), opponents: spec };
+    const modes = META.games[g].modes;       // LOPTI: session mode, its config added to the option's
+    const extra = modes ? modes.choices[Number($("mode").value)][1] : {};
+    const body = { game: g, config: { [optName]: optValue, ...extra }, seat: Number($("seat").value), opponents: spec };
     const seed = new URLSearchParams(location.search).get("seed");   // ?seed=N: the same deal again
     if (seed !== null) body.seed = Number(seed);
     const state = await api("POST", "/api/games", body);
@@ -628,6 +631,12 @@ function fillOptions() {
   $("opt").innerHTML = "";
   for (const v of values) $("opt").append(new Option(String(v).replace(/_/g, " "), v));
   if (name === "num_players") $("opt").value = "4";
+  $("mode-label").hidden = !g.modes;
+  $("mode").innerHTML = "";
+  if (g.modes) {
+    $("mode-name").textContent = g.modes.label;
+    g.modes.choices.forEach(([label], i) => $("mode").append(new Option(label, i)));
+  }
   const opp = $("opponents");
   const old = opp.value;
   opp.innerHTML = "";
