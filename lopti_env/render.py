@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from cardzoo.cards import RANKS
 
+from .config import TPL
+
 RANK_WORDS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King", "Ace"]
 ROLE_WORDS = ["the player who played", "the next player", "the previous player", "every other player",
               "every player", "the dealer", "the player with the most cards", "the player with the fewest cards",
@@ -107,4 +109,52 @@ def render_text(env) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["render_text", "rule_sentence", "RANKS"]
+# ---- a made rule's parts and the base rules in words (the web table's session labels and facts) --
+TEMPLATE_WORDS = {   # LO-11.3, what each kind of made rule does
+    1: "a rank is played: someone draws", 2: "a rank is played: someone shows their hand",
+    3: "a rank is played: the player passes low cards", 4: "several cards played at once: someone draws",
+    5: "a pile is picked up: someone draws", 6: "before a pile is picked up: someone shows their hand",
+    7: "a pile is cleared: someone draws", 8: "a pile is cleared: cleared cards come back",
+    9: "a set of one rank on top clears the pile", 10: "a pile that grows big clears",
+    11: "a play one rank above the last clears", 12: "face-up cards are taken up: someone draws",
+    13: "a blind flip fails: someone draws", 14: "a player goes out: someone draws",
+    15: "the round starts: someone draws", 16: "a turn starts with a big hand: someone shows their hand"}
+SWITCH_WORDS = {   # LO-12, by switch id: what it sets, and its values in words
+    0: ("clear card", lambda v: rank_word(v)), 1: ("low card", lambda v: rank_word(v)),
+    2: ("low limit blocks the clear card", lambda v: "yes" if v else "no"),
+    3: ("cards of one rank that clear", str), 4: ("draw while the hand holds fewer than", lambda v: f"{v} cards"),
+    5: ("drawing", lambda v: "refill the hand" if v else "one card"),
+    6: ("pick up the pile at will", lambda v: "yes" if v else "no"),
+    7: ("extra move after a clear", lambda v: "yes" if v else "no"), 8: ("swaps per player", str)}
+
+
+def rank_word(x: int) -> str:
+    """A rank as a card shows it: 2..10, J, Q, K, A."""
+    return "10" if x == 8 else RANKS[x]
+
+
+def template_uses(t: int, field: int) -> bool:
+    """Whether template t uses field 1 X, 2 G, 3 N (LO-11.3; an unused field is stored as 0)."""
+    return bool(int(TPL[t][9]) >> (field - 1) & 1)
+
+
+def field_value(t: int, field: int, v: int) -> str:
+    """A made rule's field (1 X, 2 G, 3 N) value in words, for template t (LO-11.3)."""
+    if field == 2:   # as the rule's sentence names the role (rule_sentence)
+        return ROLE_SUBJ_EVENT[t] if v == 0 and t in ROLE_SUBJ_EVENT else ROLE_WORDS[v]
+    if field == 3:
+        return f"{v} or more together" if t in (9, 11) else f"{v} card{'s' if v != 1 else ''}"
+    if t in (1, 2, 3):
+        return f"{'an' if v in (6, 12) else 'a'} {rank_word(v)}"     # an 8, an A
+    if t == 9:
+        return "any rank" if v == 13 else f"{rank_word(v)}s"
+    if t in (7, 8):
+        return CAUSE_WORDS[v]
+    if t == 14:
+        return "the first player out only" if v == 0 else "every player out"
+    return {4: f"{v} or more cards played", 5: f"{v} or more cards picked up", 6: f"a pile of {v} or more",
+            10: f"a pile of {v} cards", 16: f"{v} or more cards in hand"}.get(t, str(v))
+
+
+__all__ = ["render_text", "rule_sentence", "RANKS", "TEMPLATE_WORDS", "SWITCH_WORDS", "rank_word", "template_uses",
+           "field_value"]

@@ -203,60 +203,19 @@ def _shengji_hint(raw, seat: int) -> str | None:
 
 
 # ---- LOPTI session mode (lopti.md LO-10 to LO-12): its decisions and its public state in words -----
-TEMPLATE_WORDS = {   # LO-11.3, what each kind of made rule does
-    1: "a rank is played: someone draws", 2: "a rank is played: someone shows their hand",
-    3: "a rank is played: the player passes low cards", 4: "several cards played at once: someone draws",
-    5: "a pile is picked up: someone draws", 6: "before a pile is picked up: someone shows their hand",
-    7: "a pile is cleared: someone draws", 8: "a pile is cleared: cleared cards come back",
-    9: "a set of one rank on top clears the pile", 10: "a pile that grows big clears",
-    11: "a play one rank above the last clears", 12: "face-up cards are taken up: someone draws",
-    13: "a blind flip fails: someone draws", 14: "a player goes out: someone draws",
-    15: "the round starts: someone draws", 16: "a turn starts with a big hand: someone shows their hand"}
-SWITCH_WORDS = {   # LO-12, by switch id: what it sets, and its values in words
-    0: ("clear card", lambda v: _rank_word(v)), 1: ("low card", lambda v: _rank_word(v)),
-    2: ("low limit blocks the clear card", lambda v: "yes" if v else "no"),
-    3: ("cards of one rank that clear", str), 4: ("draw while the hand holds fewer than", lambda v: f"{v} cards"),
-    5: ("drawing", lambda v: "refill the hand" if v else "one card"),
-    6: ("pick up the pile at will", lambda v: "yes" if v else "no"),
-    7: ("extra move after a clear", lambda v: "yes" if v else "no"), 8: ("swaps per player", str)}
 KIND_WORDS = {1: "remove", 2: "change", 3: "change a base rule", 4: "bring back"}
 
 
-def _rank_word(x: int) -> str:
-    return ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"][x]
+def _lopti_words():
+    """lopti_env.render, LOPTI's words, imported when a LOPTI table first needs them (the game's import
+    is heavy)."""
+    from lopti_env import render
+
+    return render
 
 
 def _rule_sentence(t: int, x: int, g: int, n: int) -> str:
-    from lopti_env.render import rule_sentence
-
-    return rule_sentence(t, x, g, n)
-
-
-def _uses(t: int, field: int) -> bool:
-    """Whether template t uses field 1 X, 2 G, 3 N (LO-11.3; an unused field is stored as 0)."""
-    from lopti_env.config import TPL
-
-    return bool(int(TPL[t][9]) >> (field - 1) & 1)
-
-
-def _field_value(t: int, field: int, v: int) -> str:
-    """A made rule's field (1 X, 2 G, 3 N) value in words, for template t (LO-11.3)."""
-    from lopti_env.render import CAUSE_WORDS, ROLE_SUBJ_EVENT, ROLE_WORDS
-
-    if field == 2:   # as the rule's sentence names the role (lopti_env.render)
-        return ROLE_SUBJ_EVENT[t] if v == 0 and t in ROLE_SUBJ_EVENT else ROLE_WORDS[v]
-    if field == 3:
-        return f"{v} or more together" if t in (9, 11) else f"{v} card{'s' if v != 1 else ''}"
-    if t in (1, 2, 3):
-        return f"{'an' if v in (6, 12) else 'a'} {_rank_word(v)}"     # an 8, an A
-    if t == 9:
-        return "any rank" if v == 13 else f"{_rank_word(v)}s"
-    if t in (7, 8):
-        return CAUSE_WORDS[v]
-    if t == 14:
-        return "the first player out only" if v == 0 else "every player out"
-    return {4: f"{v} or more cards played", 5: f"{v} or more cards picked up", 6: f"a pile of {v} or more",
-            10: f"a pile of {v} cards", 16: f"{v} or more cards in hand"}.get(t, str(v))
+    return _lopti_words().rule_sentence(t, x, g, n)
 
 
 FIELD_WORDS = {1: "the condition", 2: "who", 3: "how many"}
@@ -267,7 +226,7 @@ def _change_text(ps: dict, kind: int, target: int, field: int, value: int) -> st
     if kind == 3:
         if target < 0:
             return "change a base rule"
-        name, word = SWITCH_WORDS[target]
+        name, word = _lopti_words().SWITCH_WORDS[target]
         return f"set '{name}' to {word(value)}" if value >= 0 else f"change '{name}'"
     if target < 0:
         return f"{KIND_WORDS[kind]} a rule"
@@ -289,7 +248,7 @@ def _lopti_session_facts(ps: dict) -> list:
         if t:
             label = f"Rule {slot + 1}" + (f" (player_{maker})" if maker >= 0 else "") + (" removed" if status == 2 else "")
             facts.append([label, _rule_sentence(t, x, g, n)])
-    changed = [f"{SWITCH_WORDS[i][0]}: {SWITCH_WORDS[i][1](ps['switches'][name])}"
+    changed = [f"{_lopti_words().SWITCH_WORDS[i][0]}: {_lopti_words().SWITCH_WORDS[i][1](ps['switches'][name])}"
                for i, name in enumerate(SWITCH_NAMES) if ps["switches"][name] != SWITCH_DEFAULTS[i]]
     if changed:
         facts.append(["Base rules changed", "; ".join(changed)])
@@ -298,9 +257,9 @@ def _lopti_session_facts(ps: dict) -> list:
     draft = ps["draft"]
     if draft and ps["phase"] == "rule_making":
         t = draft[0]
-        parts = [f"{FIELD_WORDS[f]}: {_field_value(t, f, draft[f])}" for f in (1, 2, 3)
-                 if t > 0 and draft[f] >= 0 and _uses(t, f)]
-        facts.append(["Rule being made", (f"{TEMPLATE_WORDS[t]}" if t > 0 else "its kind not chosen yet")
+        parts = [f"{FIELD_WORDS[f]}: {_lopti_words().field_value(t, f, draft[f])}" for f in (1, 2, 3)
+                 if t > 0 and draft[f] >= 0 and _lopti_words().template_uses(t, f)]
+        facts.append(["Rule being made", (f"{_lopti_words().TEMPLATE_WORDS[t]}" if t > 0 else "its kind not chosen yet")
                       + (f" ({', '.join(parts)})" if parts else "")])
     if ps["setup"]:
         su = ps["setup"]
@@ -360,27 +319,27 @@ def _lopti_label(raw, seat: int, action: str) -> str:
         if phase == "rule_making":
             t = ps["draft"][0]
             if sub == 0:
-                return f"a rule for: {TEMPLATE_WORDS[v]}"
+                return f"a rule for: {_lopti_words().TEMPLATE_WORDS[v]}"
             if sub == 3:
                 return _rule_sentence(t, ps["draft"][1], ps["draft"][2], v)
-            return f"{FIELD_WORDS[sub]}: {_field_value(t, sub, v)}"
+            return f"{FIELD_WORDS[sub]}: {_lopti_words().field_value(t, sub, v)}"
         if phase == "creator":
             return f"delete rule {v + 1}: {_rule_sentence(*ps['rules'][v][:4])}"
         if phase == "proposal":
             prop = ps["proposal"]
             if sub == 1:
                 if prop["kind"] == 3:
-                    name, word = SWITCH_WORDS[v]
+                    name, word = _lopti_words().SWITCH_WORDS[v]
                     from lopti_env.config import SWITCH_NAMES
 
                     return f"'{name}' (now {word(ps['switches'][SWITCH_NAMES[v]])})"
                 return f"rule {v + 1}: {_rule_sentence(*ps['rules'][v][:4])}"
             if sub == 2:
                 t = ps["rules"][prop["target"]][0]
-                return f"change {FIELD_WORDS[v]} (now {_field_value(t, v, ps['rules'][prop['target']][v])})"
+                return f"change {FIELD_WORDS[v]} (now {_lopti_words().field_value(t, v, ps['rules'][prop['target']][v])})"
             if sub == 3:
                 if prop["kind"] == 3:
-                    return f"to {SWITCH_WORDS[prop['target']][1](v)}"
+                    return f"to {_lopti_words().SWITCH_WORDS[prop['target']][1](v)}"
                 rule = list(ps["rules"][prop["target"]][:4])
                 rule[prop["field"]] = v
                 return f"to: {_rule_sentence(*rule)}"
