@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cardzoo.cards import RANKS
 
-from .config import TPL
+from .config import SWITCH_NAMES, TPL
 
 RANK_WORDS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King", "Ace"]
 ROLE_WORDS = ["the player who played", "the next player", "the previous player", "every other player",
@@ -156,5 +156,5 @@ def field_value(t: int, field: int, v: int) -> str:
             10: f"a pile of {v} cards", 16: f"{v} or more cards in hand"}.get(t, str(v))
 
 
-__all__ = ["render_text", "rule_sentence", "RANKS", "TEMPLATE_WORDS", "SWITCH_WORDS", "rank_word", "template_uses",
-           "field_value"]
+__all__ = ["render_text", "rule_sentence", "RANKS", "TEMPLATE_WORDS", "SWITCH_NAMES", "SWITCH_WORDS", "rank_word",
+           "template_uses", "field_value"]

@@ -240,16 +240,17 @@ def _change_text(ps: dict, kind: int, target: int, field: int, value: int) -> st
 def _lopti_session_facts(ps: dict) -> list:
     """The rulebook, the base rules changed, the pending change, the vote being held (proposal or
     setup candidate, ballots and volunteers once all are in), the rock-paper-scissors score."""
-    from lopti_env.config import SWITCH_DEFAULTS, SWITCH_NAMES
+    from lopti_env.config import SWITCH_DEFAULTS
 
+    lw = _lopti_words()
     facts = []
     for slot, row in enumerate(ps["rules"]):
         t, x, g, n, maker, status = row[:6]
         if t:
             label = f"Rule {slot + 1}" + (f" (player_{maker})" if maker >= 0 else "") + (" removed" if status == 2 else "")
             facts.append([label, _rule_sentence(t, x, g, n)])
-    changed = [f"{_lopti_words().SWITCH_WORDS[i][0]}: {_lopti_words().SWITCH_WORDS[i][1](ps['switches'][name])}"
-               for i, name in enumerate(SWITCH_NAMES) if ps["switches"][name] != SWITCH_DEFAULTS[i]]
+    changed = [f"{lw.SWITCH_WORDS[i][0]}: {lw.SWITCH_WORDS[i][1](ps['switches'][name])}"
+               for i, name in enumerate(lw.SWITCH_NAMES) if ps["switches"][name] != SWITCH_DEFAULTS[i]]
     if changed:
         facts.append(["Base rules changed", "; ".join(changed)])
     if ps["pending"]:
@@ -257,9 +258,9 @@ def _lopti_session_facts(ps: dict) -> list:
     draft = ps["draft"]
     if draft and ps["phase"] == "rule_making":
         t = draft[0]
-        parts = [f"{FIELD_WORDS[f]}: {_lopti_words().field_value(t, f, draft[f])}" for f in (1, 2, 3)
-                 if t > 0 and draft[f] >= 0 and _lopti_words().template_uses(t, f)]
-        facts.append(["Rule being made", (f"{_lopti_words().TEMPLATE_WORDS[t]}" if t > 0 else "its kind not chosen yet")
+        parts = [f"{FIELD_WORDS[f]}: {lw.field_value(t, f, draft[f])}" for f in (1, 2, 3)
+                 if t > 0 and draft[f] >= 0 and lw.template_uses(t, f)]
+        facts.append(["Rule being made", (f"{lw.TEMPLATE_WORDS[t]}" if t > 0 else "its kind not chosen yet")
                       + (f" ({', '.join(parts)})" if parts else "")])
     if ps["setup"]:
         su = ps["setup"]
@@ -316,30 +317,29 @@ def _lopti_label(raw, seat: int, action: str) -> str:
     phase, sub = ps["phase"], ps["substep"]
     if words[0] == "select":
         v = int(words[1])
+        lw = _lopti_words()
         if phase == "rule_making":
             t = ps["draft"][0]
             if sub == 0:
-                return f"a rule for: {_lopti_words().TEMPLATE_WORDS[v]}"
+                return f"a rule for: {lw.TEMPLATE_WORDS[v]}"
             if sub == 3:
                 return _rule_sentence(t, ps["draft"][1], ps["draft"][2], v)
-            return f"{FIELD_WORDS[sub]}: {_lopti_words().field_value(t, sub, v)}"
+            return f"{FIELD_WORDS[sub]}: {lw.field_value(t, sub, v)}"
         if phase == "creator":
             return f"delete rule {v + 1}: {_rule_sentence(*ps['rules'][v][:4])}"
         if phase == "proposal":
             prop = ps["proposal"]
             if sub == 1:
                 if prop["kind"] == 3:
-                    name, word = _lopti_words().SWITCH_WORDS[v]
-                    from lopti_env.config import SWITCH_NAMES
-
-                    return f"'{name}' (now {word(ps['switches'][SWITCH_NAMES[v]])})"
+                    name, word = lw.SWITCH_WORDS[v]
+                    return f"'{name}' (now {word(ps['switches'][lw.SWITCH_NAMES[v]])})"
                 return f"rule {v + 1}: {_rule_sentence(*ps['rules'][v][:4])}"
             if sub == 2:
                 t = ps["rules"][prop["target"]][0]
-                return f"change {FIELD_WORDS[v]} (now {_lopti_words().field_value(t, v, ps['rules'][prop['target']][v])})"
+                return f"change {FIELD_WORDS[v]} (now {lw.field_value(t, v, ps['rules'][prop['target']][v])})"
             if sub == 3:
                 if prop["kind"] == 3:
-                    return f"to {_lopti_words().SWITCH_WORDS[prop['target']][1](v)}"
+                    return f"to {lw.SWITCH_WORDS[prop['target']][1](v)}"
                 rule = list(ps["rules"][prop["target"]][:4])
                 rule[prop["field"]] = v
                 return f"to: {_rule_sentence(*rule)}"
