@@ -145,24 +145,50 @@ def _first_draws(cfg: cfgmod.Config, setup: _Setup, rng: np.random.Generator):
     return order, trump
 
 
+@njit(inline="always", cache=True)
+def _canonical_into(out, decks):
+    """Section 7.3's canonical order, each card `decks` times ascending, into out[:54 decks]."""
+    i = 0
+    for c in range(54):
+        for _ in range(decks):
+            out[i] = c
+            i += 1
+
+
+@njit(inline="always", cache=True)
+def _preset_trump_draw(row, trumps, b):
+    if trumps[b] < 0:
+        trumps[b] = nprandom.integers_below(row, 4)
+
+
 @njit(cache=True, nogil=True)
 def seeded_first_draws_rows(words, nwords, states, orders, trumps, decks, draw_orders, preset):
     """_first_draws of games 0..n-1 from default_rng(seed), in numba (cardzoo.nprandom; game b's seed
     as entropy words[b]): its order canonical[permutation(54 D)] into orders[b] (when draw_orders),
     then its preset trump integers(4) into trumps[b] where none was given (trumps[b] < 0, when
     preset); the generator's state after the draws in states[b]. BatchGame's reset runs it on shards
-    of the batch, an env's on its one game."""
+    of the batch, an env's on its one game. The canonical order is shuffled in place (the same swaps
+    give canonical[permutation]), games b and b + 1 side by side (nprandom.shuffle_pair)."""
     n = 54 * decks
-    perm = np.empty(n, np.int16)
-    for b in range(states.shape[0]):
-        row = states[b]
-        nprandom.seed_row(words[b], nwords[b], row)
+    nb = states.shape[0]
+    for b in range(0, nb - 1, 2):
+        nprandom.seed_row(words[b], nwords[b], states[b])
+        nprandom.seed_row(words[b + 1], nwords[b + 1], states[b + 1])
         if draw_orders:
-            nprandom.permutation_into(row, perm, n)
-            for i in range(n):
-                orders[b, i] = perm[i] // decks  # canonical holds each card `decks` times, ascending
-        if preset and trumps[b] < 0:
-            trumps[b] = nprandom.integers_below(row, 4)
+            _canonical_into(orders[b], decks)
+            _canonical_into(orders[b + 1], decks)
+            nprandom.shuffle_pair(states[b], orders[b], states[b + 1], orders[b + 1], n)
+        if preset:
+            _preset_trump_draw(states[b], trumps, b)
+            _preset_trump_draw(states[b + 1], trumps, b + 1)
+    if nb % 2:
+        b = nb - 1
+        nprandom.seed_row(words[b], nwords[b], states[b])
+        if draw_orders:
+            _canonical_into(orders[b], decks)
+            nprandom.shuffle_into(states[b], orders[b], n)
+        if preset:
+            _preset_trump_draw(states[b], trumps, b)
 
 
 _SEEDED_FIRST_DRAWS = KernelEntry(seeded_first_draws_rows)

@@ -47,7 +47,7 @@ CONFIGS = [
 
 @pytest.mark.parametrize("config", CONFIGS, ids=[str(c) for c in CONFIGS])
 def test_shengji_fast_reset_byte_identical_on_many_seeds(config):
-    n = 48
+    n = 47  # odd: games are shuffled in pairs (nprandom.shuffle_pair), the last one alone
     fast = shengji_env.BatchGame(n, **config)
     slow = shengji_env.BatchGame(n, **config)
     # up to the largest batch seed: seeds are 0..SEED_MAX, game b gets seed + b
