@@ -473,11 +473,19 @@ SILENT_MOVES = {"shengji": {("DECLARE", "pass")}}
 PRIVATE_WINDOWS = {"shengji": {"DECLARE"}}
 
 
+# Card moves that put a card face down in a phase whose other moves are public: Chhupa Rang's change
+# of the face-down card (CP-10.2: "others see that a swap happened", not the new card), while a Single or
+# Double Sar switch of suit and keeping (pass) are public.
+HIDDEN_CARD_MOVES = {"courtpiece": {"change_trump": "swaps its face-down card"}}
+
+
 def public_move(game: str, phase: str, action: str) -> str | None:
     """How another seat sees `action`, made in `phase`: its name, for a hidden move what kind it was,
     and None for a silent move (the others see nothing)."""
     if (phase, action) in SILENT_MOVES.get(game, ()):
         return None
+    if action.startswith("play ") and phase in HIDDEN_CARD_MOVES.get(game, {}):
+        return HIDDEN_CARD_MOVES[game][phase]
     return HIDDEN_MOVES.get(game, {}).get(phase, action)
 
 
