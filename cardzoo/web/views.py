@@ -79,6 +79,63 @@ def _courtpiece_hand(raw, seat: int, legal: set[str]):
             for c in sorted(raw.hand(seat), key=_by_suit)]
 
 
+def _suit(suit: int | str) -> str:
+    """A Court Piece suit (0..3 or its letter) by its symbol."""
+    return SUIT_SYMBOLS[suit if isinstance(suit, int) else SUITS.index(suit)]
+
+
+def _courtpiece_label(raw, seat: int, action: str) -> str:
+    """A Court Piece decision in words (courtpiece.md section 4): what a suit, "pass" or a card means in
+    the phase it is taken in: "call trump S" -> "call trump ♠", "pass" -> "pass: partner calls" or "keep the
+    five cards", a card in the hide phase -> "hide 7♠ face down"."""
+    ps = raw.public_state()
+    phase, words = ps["phase"], action.split()
+    if words[:2] == ["call", "trump"]:
+        return f"change trump to {_suit(words[2])}" if phase == "change_trump" else f"call trump {_suit(words[2])}"
+    if words[0] == "play" and phase in ("hide", "band_hide", "change_trump"):
+        return f"hide {card_symbol(card_index(words[1]))} face down"
+    # the words serve as buttons and as the log's words for any seat's move: no "my"
+    return {("call", "pass"): "pass: partner calls", ("hide", "pass"): "pass: partner hides",
+            ("change_cards", "pass"): "keep the five cards", ("change_cards", "change cards"): "change the five cards",
+            ("play", "ask reveal"): "ask to see the face-down trump", ("play", "lead reveal"): "show the face-down card",
+            ("change_trump", "pass"): "keep the face-down card" if ps["variant"] == "chhupa_rang" else
+            f"keep trump {_suit(ps['trump'])}" if ps["trump"] is not None else "keep trump"}.get((phase, action), action)
+
+
+def _courtpiece_hint(raw, seat: int) -> str | None:
+    """What a Court Piece decision asks for where the buttons do not say it: calling and hiding
+    trump from the first five (CP-3, CP-7.1, CP-11.5), changing cards or trump (CP-10), the duties that
+    come with asking for or showing the face-down card (CP-7.5, CP-7.7)."""
+    ps = raw.public_state()
+    phase, legal = ps["phase"], set(legal_names(raw))
+    partner_passed = ps["passed"] and seat != ps["first_chooser"]
+    if phase == "call":
+        return ("your partner passed: you must call trump" if partner_passed else
+                "call trump, or pass and your partner must call it")
+    if phase == "hide":
+        return ("your partner passed: click one of your first five to hide it face down; its suit is the "
+                "secret trump" if partner_passed else "click one of your first five to hide it face down (its "
+                "suit is the secret trump), or pass and your partner must hide one")
+    if phase == "band_hide":
+        return "click one of your first five to hide it face down: its suit becomes trump when it is turned up"
+    if phase == "change_cards":
+        return "keep your first five cards, or change them for five new ones"
+    if phase == "change_trump":
+        if ps["variant"] == "chhupa_rang":
+            return "you may hide another of your first five face down instead (click it), or keep the card"
+        return "you may change trump now that you hold all 13 cards, or keep it"
+    if phase == "play":
+        if "ask reveal" in legal:
+            return "no card of the led suit: play any card, or ask to see the face-down trump (then you must " \
+                   "play a trump if you hold one)"
+        if "lead reveal" in legal:
+            return "lead a card, or show your face-down card (then you must lead a trump)"
+        shown = ps["shown_at"]
+        if shown and shown == [ps["trick_number"] + 1, len(ps["current_trick"])] and ps["shown_card"]:
+            return f"the face-down card was {card_symbol(card_index(ps['shown_card']))}: trump is {_suit(ps['trump'])}"
+    return None
+
+
 # ---- Sheng Ji (shengji.md 9.3) ------------------------------------------------------------------
 def _shengji(raw, ps: dict) -> dict:
     seats = []
@@ -378,7 +435,8 @@ def _lopti_hint(raw, seat: int) -> str | None:
 
 _VIEWS = {"courtpiece": (_courtpiece, _courtpiece_hand), "shengji": (_shengji, _shengji_hand),
           "lopti": (_lopti, _lopti_hand)}
-_LABELS = {"shengji": (_shengji_label, _shengji_hint), "lopti": (_lopti_label, _lopti_hint)}
+_LABELS = {"courtpiece": (_courtpiece_label, _courtpiece_hint), "shengji": (_shengji_label, _shengji_hint),
+           "lopti": (_lopti_label, _lopti_hint)}
 
 
 # Court Piece's observation block of the seat's own face-down card (courtpiece.md 3.4), set while the

@@ -21,3 +21,85 @@ def test_a_bots_new_face_down_card_stays_hidden():
     assert [f["move"] for f in state["frames"]] == state["moves"]
     text = repr([state["moves"], state["frames"], state["view"]])
     assert "3C" not in text and "3S" not in text
+
+
+def _decide(table: Table, action: str) -> dict:
+    table.act(action)
+    return table.state()
+
+
+def test_every_court_piece_decision_says_what_it_chooses():
+    """Section 4's actions mean different things by phase: the buttons and the prompt say which (suits
+    by symbol; a pass hands the call to the partner, CP-3.1, or keeps, CP-10; a card in the hide phase
+    goes face down, CP-7.1), and the log tells the person's own decisions in the same words. The
+    actions sent stay the env's names."""
+    state = Table("courtpiece", {"variant": "single_sar"}, 0, "heuristic", 0).state()   # player_0 calls first
+    assert state["phase"] == "call" and "pass" in state["legal"]
+    suits = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+    assert state["labels"] == {**{b: f"call trump {suits[b[-1]]}" for b in state["buttons"] if b != "pass"},
+                               "pass": "pass: partner calls"}
+    assert state["hint"] == "call trump, or pass and your partner must call it"
+    state = Table("courtpiece", {"variant": "single_sar"}, 0, "heuristic", 6).state()   # the partner passed
+    assert state["phase"] == "call" and "pass" not in state["legal"]
+    assert state["hint"] == "your partner passed: you must call trump"
+
+    table = Table("courtpiece", {"variant": "chhupa_rang", "change_cards": True, "change_trump": True}, 0, "heuristic", 0)
+    state = table.state()
+    assert state["phase"] == "change_cards"
+    assert state["labels"] == {"pass": "keep the five cards", "change cards": "change the five cards"}
+    assert state["hint"] == "keep your first five cards, or change them for five new ones"
+    state = _decide(table, "change cards")
+    # the log tells every seat's decision in the same words, none of them in the first person
+    assert state["moves"][0] == {"seat": 0, "action": "change cards", "label": "change the five cards"}
+    assert all(m["label"] in ("keep the five cards", "change the five cards") for m in state["moves"][1:4])
+    while state["phase"] == "change_cards":
+        state = _decide(table, "pass")
+    assert state["labels"] == {"pass": "pass: partner hides"} and len(state["hand"]) == 5
+    assert state["hint"].startswith("click one of your first five to hide it face down")
+    card = state["hand"][0]["action"]
+    state = _decide(table, card)
+    symbol = ("10" if card[5] == "T" else card[5]) + suits[card[6]]
+    assert state["moves"][0] == {"seat": 0, "action": card, "label": f"hide {symbol} face down"}
+    assert state["phase"] == "change_trump" and state["labels"] == {"pass": "keep the face-down card"}
+    assert state["hint"] == "you may hide another of your first five face down instead (click it), or keep the card"
+
+    table = Table("courtpiece", {"variant": "double_sar", "change_trump": True}, 0, "heuristic", 0)
+    state = _decide(table, "call trump S" if "call trump S" in table.state()["legal"] else table.state()["legal"][0])
+    assert state["phase"] == "change_trump"
+    trump = "♣♦♥♠"[table.raw.public_state()["trump"]]
+    assert state["labels"]["pass"] == f"keep trump {trump}"
+    assert sorted(v for k, v in state["labels"].items() if k != "pass") == sorted(
+        f"change trump to {s}" for s in "♣♦♥♠" if s != trump)
+
+    state = Table("courtpiece", {"variant": "mendi_coat", "mendi_trump": "band"}, 0, "heuristic", 0).state()
+    assert state["phase"] == "band_hide" and state["buttons"] == []
+    assert state["hint"] == "click one of your first five to hide it face down: its suit becomes trump when it is turned up"
+
+
+def test_asking_for_and_showing_the_face_down_card_are_explained():
+    """CP-7.4: a void follower may ask for the face-down card (and must then trump, CP-7.5), the hider on
+    lead may show it (and must then lead a trump, CP-7.7); the buttons and the prompt say so."""
+    import random
+
+    asked = showed = False
+    for seed in range(40):
+        table = Table("courtpiece", {"variant": "chhupa_rang"}, 0, "heuristic", seed)
+        rng = random.Random(seed)
+        state = table.state()
+        while not state["over"] and not (asked and showed):
+            if "ask reveal" in state["legal"]:
+                assert state["labels"]["ask reveal"] == "ask to see the face-down trump"
+                assert state["hint"].startswith("no card of the led suit: play any card, or ask to see the face-down trump")
+                state = _decide(table, "ask reveal")
+                shown = table.raw.public_state()["shown_card"]
+                assert state["hint"].startswith("the face-down card was ") and shown[1] in "CDHS"
+                asked = True
+                continue
+            if "lead reveal" in state["legal"]:
+                assert state["labels"]["lead reveal"] == "show the face-down card"
+                assert state["hint"] == "lead a card, or show your face-down card (then you must lead a trump)"
+                showed = True
+            state = _decide(table, rng.choice(state["legal"]))
+        if asked and showed:
+            break
+    assert asked and showed
