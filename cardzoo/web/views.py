@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardzoo.cards import RANKS, SUIT_SYMBOLS, SUITS, card_index, card_symbol, card_text
+from cardzoo.cards import RANKS, SUIT_SYMBOLS, SUITS, card_index, card_symbol
 ALTERNATE = {"S": 0, "H": 1, "C": 2, "D": 3}  # a hand's suits in alternating colours
 
 
@@ -56,13 +56,19 @@ def _courtpiece(raw, ps: dict) -> dict:
                       "down": 1 if ps["hidden_owner"] == s else 0})
     trump = ps["trump"]
     facts = [["Variant", ps["variant"].replace("_", " ")],
-             ["Trump", SUITS[trump] if trump is not None else ("face down" if ps["hidden_owner"] is not None
-                                                                else "not yet")],
+             ["Trump", SUIT_SYMBOLS[trump] if trump is not None else ("face down" if ps["hidden_owner"] is not None
+                                                                      else "not yet")],
              ["Tricks (team 0 : 1)", _team(ps["tricks_won"])], ["Score", _team(ps["score"])]]
-    if ps["turned_card"]:
-        facts.append(["Turned card", ps["turned_card"]])
-    if ps["variant"] == "double_sar":
-        facts += [["Pile", str(len(ps["pile"]))], ["Taken", _team(ps["taken"])]]
+    if ps["turned_card"]:     # CP-3.5
+        facts.append(["Turned card", _symbols([ps["turned_card"]])])
+    if ps["shown_card"]:      # the face-down card once shown (CP-7.4, CP-11.6) and when
+        facts.append(["Face-down card shown", f"{_symbols([ps['shown_card']])} (trick {ps['shown_at'][0]})"])
+    if ps["trump_set_by"]:    # Be-Rang, Katte: the first off-suit card (CP-8.2, CP-11.4)
+        facts.append(["Trump set by", f"player_{ps['trump_set_by'][0]}'s {_symbols([ps['trump_set_by'][1]])}"])
+    if ps["variant"] == "double_sar":   # the pile, who takes it with the next trick (CP-6.3, CP-6.4) and what was taken
+        holder = ps["run_holder"]
+        facts += [["Pile", str(len(ps["pile"]))], ["Run holder", "none" if holder is None else f"player_{holder}"],
+                  ["Taken", _team(ps["taken"])]]
     if ps["variant"] == "mendi_coat":
         facts.append(["Tens", _team(ps["tens"])])
     last = None
@@ -451,7 +457,7 @@ def _courtpiece_hidden(raw, ps: dict, show) -> list:
         return []
     block = raw.observe(raw.possible_agents[owner])["observation"][_CP_OWN_HIDDEN]
     known = np.flatnonzero(block)
-    return [[f"Face-down card (player_{owner})", card_text(int(known[0]))]] if known.size else []
+    return [[f"Face-down card (player_{owner})", card_symbol(int(known[0]))]] if known.size else []
 
 
 def table_view(game: str, raw, show: set[int] | str = frozenset()) -> dict:

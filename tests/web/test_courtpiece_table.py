@@ -103,3 +103,34 @@ def test_asking_for_and_showing_the_face_down_card_are_explained():
         if asked and showed:
             break
     assert asked and showed
+
+
+def test_the_facts_name_trump_by_symbol_and_show_what_is_public():
+    """courtpiece.md 3.1: the trump suit (by symbol, as the buttons), the card that set it in Be-Rang
+    (CP-8.2), the face-down card once shown (CP-7.4), Double Sar's pile, run holder and taken counts
+    (CP-6.3, CP-6.8) are public, so the facts show them."""
+    import random
+
+    def facts_over(variant, seed, until):
+        table = Table("courtpiece", {"variant": variant}, 0, "random", seed)
+        rng = random.Random(seed)
+        while True:
+            state = table.state()
+            ps = table.raw.public_state()
+            if until(ps) or state["over"]:
+                return dict(state["view"]["facts"]), ps
+            table.act(rng.choice(state["legal"]))
+
+    facts, ps = facts_over("single_sar", 1, lambda ps: ps["phase"] == "play")
+    assert facts["Trump"] == "♣♦♥♠"[ps["trump"]]
+    facts, ps = facts_over("be_rang", 1, lambda ps: ps["trump_set_by"] is not None)
+    seat, card = ps["trump_set_by"]
+    symbol = ("10" if card[0] == "T" else card[0]) + "♣♦♥♠"["CDHS".index(card[1])]
+    assert facts["Trump set by"] == f"player_{seat}'s {symbol}" and facts["Trump"] == symbol[-1]
+    facts, ps = facts_over("chhupa_rang", 1, lambda ps: ps["shown_card"] is not None)
+    card = ps["shown_card"]
+    symbol = ("10" if card[0] == "T" else card[0]) + "♣♦♥♠"["CDHS".index(card[1])]
+    assert facts["Face-down card shown"] == f"{symbol} (trick {ps['shown_at'][0]})"
+    facts, ps = facts_over("double_sar", 1, lambda ps: ps["run_holder"] is not None)
+    assert facts["Run holder"] == f"player_{ps['run_holder']}" and facts["Pile"] == str(len(ps["pile"]))
+    assert facts["Taken"] == f"{ps['taken'][0]} : {ps['taken'][1]}"

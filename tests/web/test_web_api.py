@@ -272,6 +272,7 @@ def test_serve_binds_loopback_by_default():
 def test_the_hider_sees_its_face_down_card_and_nobody_else_does():
     """CP-7.3: the hider knows the card it put face down (the page names it among the facts); the other
     seats see only that a card lies face down (CP-7.1)."""
+    from cardzoo.cards import card_index, card_symbol
     from cardzoo.web.tables import Table
     from cardzoo.web.views import table_view
 
@@ -280,7 +281,8 @@ def test_the_hider_sees_its_face_down_card_and_nobody_else_does():
     assert state["phase"] == "hide" and state["your_turn"]
     table.act(state["legal"][0])
     facts = dict(table.state()["view"]["facts"])
-    assert facts["Face-down card (player_0)"] == state["legal"][0].split()[1] and facts["Trump"] == "face down"
+    card = state["legal"][0].split()[1]      # by suit symbol, as every card the facts name
+    assert facts["Face-down card (player_0)"] == card_symbol(card_index(card)) and facts["Trump"] == "face down"
     for seat in (1, 2, 3):
         assert not any(label.startswith("Face-down card") for label, _ in table_view("courtpiece", table.raw, {seat})["facts"])
 
