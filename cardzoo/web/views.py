@@ -521,7 +521,6 @@ def turn_hint(game: str, raw, seat: int) -> str | None:
 # shows in the table once the rules make it public.
 HIDDEN_MOVES = {
     "shengji": {"BURY": "buries a card"},
-    "courtpiece": {"hide": "hides a card", "band_hide": "hides a card"},
     "lopti": {"setup_vote": "votes", "ballot": "votes", "volunteer": "answers", "bracket": "throws",
               "match": "throws"},
 }
@@ -537,10 +536,12 @@ SILENT_MOVES = {"shengji": {("DECLARE", "pass")}}
 PRIVATE_WINDOWS = {"shengji": {"DECLARE"}}
 
 
-# Card moves that put a card face down in a phase whose other moves are public: Chhupa Rang's change
-# of the face-down card (CP-10.2: "others see that a swap happened", not the new card), while a Single or
-# Double Sar switch of suit and keeping (pass) are public.
-HIDDEN_CARD_MOVES = {"courtpiece": {"change_trump": "swaps its face-down card"}}
+# Card moves that put a card face down in a phase whose other moves are public: Court Piece's hidden
+# trump (Chhupa Rang, Band) and Chhupa Rang's change of it (CP-10.2: "others see that a swap happened",
+# not the new card). A pass there is public (courtpiece.md 3.1: whether the first chooser passed), as
+# are a Single or Double Sar switch of suit and keeping (pass).
+HIDDEN_CARD_MOVES = {"courtpiece": {"hide": "hides a card", "band_hide": "hides a card",
+                                    "change_trump": "swaps its face-down card"}}
 
 
 def public_move(game: str, phase: str, action: str) -> str | None:
