@@ -71,6 +71,9 @@ def _courtpiece(raw, ps: dict) -> dict:
                   ["Taken", _team(ps["taken"])]]
     if ps["variant"] == "mendi_coat":
         facts.append(["Tens", _team(ps["tens"])])
+    done = raw.infos.get(raw.possible_agents[0], {}).get("result")
+    if done and done["bazi_index"] < ps["bazi_index"]:   # a match's previous bazi, told until the next ends
+        facts.append([f"Bazi {done['bazi_index'] + 1}", courtpiece_outcome(done)])
     last = None
     if ps["tricks"]:
         t = ps["tricks"][-1]
@@ -78,6 +81,24 @@ def _courtpiece(raw, ps: dict) -> dict:
                 "plays": [[s, [c]] for s, c in t["cards"]]}
     return {"seats": seats, "table": [[s, [c]] for s, c in ps["current_trick"]], "last": last, "facts": facts,
             "actor": ps["actor"]}
+
+
+CP_KINDS = {"trump_win": "the trump team won", "opponents_win": "the dealer's team won",
+            "kot": "kot by the trump team", "gone_kot": "gone kot by the dealer's team",
+            "whitewash": "whitewash, all 13 tricks", "mendi_coat": "Mendi Coat, all four tens",
+            "mendi": "Mendi, three tens", "split_win": "tens 2–2, won on tricks"}
+"""A bazi's result kind in words (CP-9.1, CP-11.9)."""
+
+
+def courtpiece_outcome(result: dict) -> str:
+    """A finished bazi in words: "team 1 won (the dealer's team won): +2 points"; a kot's kots and a
+    streak bonus too (CP-9.1, CP-9.2)."""
+    gains = [f"+{result['points']} point{'s' if result['points'] != 1 else ''}"]
+    if result["kots"]:
+        gains.append(f"+{result['kots']} kot{'s' if result['kots'] != 1 else ''}")
+    if result["bonus"]:
+        gains.append(f"streak bonus +{result['bonus']}")
+    return f"team {result['winner_team']} won ({CP_KINDS.get(result['kind'], result['kind'])}): {', '.join(gains)}"
 
 
 def _courtpiece_hand(raw, seat: int, legal: set[str]):
@@ -162,6 +183,11 @@ def _shengji(raw, ps: dict) -> dict:
         facts.append(["Declared", f"player_{standing[0]}: {_symbols([standing[1]])} ×{standing[2]}"])
     if ps["kitty"]:
         facts.append(["Kitty", _symbols(_cards(ps["kitty"]))])
+    done = ps["result"]
+    if done and done["hand_index"] < ps["hand_index"]:   # a match's previous hand and its kitty (SJ-10.3)
+        facts.append([f"Hand {done['hand_index'] + 1}", shengji_outcome(done)])
+        kitty = f"{_symbols(_cards(done['kitty']))} ({done['kitty_points']} points)"
+        facts.append([f"Hand {done['hand_index'] + 1} kitty", kitty])
     for ft in ps["failed_throws"]:     # SJ-7.4, while its trick is on the table or the last one
         if ft["trick"] >= len(ps["tricks"]) - 1:
             told = (f"player_{ft['seat']}'s throw {_symbols(_cards(ft['attempted']))} failed: "
@@ -654,6 +680,15 @@ def _lopti_result(result: dict, rewards: list[float], viewer) -> tuple[str | Non
     return headline, rows
 
 
+
+
+def shengji_outcome(result: dict) -> str:
+    """A finished hand in words (SJ-11): "team 1 took over, up 1 level: opponents 85 points"."""
+    held = result["outcome"] == "hold"
+    winners = result["declarers"] if held else 1 - result["declarers"]
+    gained = result["levels_gained"][winners]
+    return (f"team {winners} {'held' if held else 'took over'}, up {gained} level{'s' if gained != 1 else ''}: "
+            f"opponents {result['opponent_points']} points")
 
 
 def _shengji_result(result: dict, rewards: list[float], viewer) -> tuple[str | None, list]:

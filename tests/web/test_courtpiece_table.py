@@ -137,3 +137,23 @@ def test_the_facts_name_trump_by_symbol_and_show_what_is_public():
     facts, ps = facts_over("double_sar", 1, lambda ps: ps["run_holder"] is not None)
     assert facts["Run holder"] == f"player_{ps['run_holder']}" and facts["Pile"] == str(len(ps["pile"]))
     assert facts["Taken"] == f"{ps['taken'][0]} : {ps['taken'][1]}"
+
+
+def test_a_match_tells_each_finished_bazi():
+    """episode="match": the next bazi is dealt at once (courtpiece.md 9.2), so the page tells the bazi
+    just finished among the facts: the winning team, the kind of win in words (CP-9.1, CP-11.9) and what
+    it scored."""
+    import random
+
+    for variant, seed, told in (("single_sar", 3, "team 1 won (the dealer's team won): +2 points"),
+                                ("mendi_coat", 3, "team 1 won (Mendi, three tens): +1 point")):
+        table = Table("courtpiece", {"variant": variant, "episode": "match", "match_target": 3}, 0, "heuristic", seed)
+        rng = random.Random(1)
+        state = table.state()
+        while table.raw.public_state()["bazi_index"] == 0:
+            assert not any(label.startswith("Bazi") for label, _ in state["view"]["facts"])
+            table.act(rng.choice(state["legal"]))
+            state = table.state()
+        facts = dict(state["view"]["facts"])
+        assert facts["Bazi 1"] == told
+        assert facts["Score"] == ("0 : 2" if variant == "single_sar" else "0 : 1")
