@@ -160,7 +160,8 @@ class Table:
                 "hand": hand, "buttons": buttons, "labels": labels, "hint": hint, "view": view,
                 "moves": self.moves, "frames": self.frames,
                 "record": rec if rec["over"] else None,
-                "summary": result_view(self.game, rec["result"], rec["rewards"], self.seat) if rec["over"] else None}
+                "summary": result_view(self.game, rec["result"], rec["rewards"], self.seat,
+                                       self.config.get("episode") == "match") if rec["over"] else None}
 
     def finished_record(self) -> dict:
         """The game's record; RequestError (409) while it is on, as the record would show every hand."""
@@ -235,5 +236,6 @@ def replay_frames(record: dict) -> dict:
     rec = records.replay(record, on_step=on_step).record()
     players = record.get("players") or []
     viewer = players.index("human") if "human" in players else None
-    summary = result_view(game, rec["result"], rec["rewards"], viewer) if rec["over"] else None
+    match = isinstance(record.get("config"), dict) and record["config"].get("episode") == "match"
+    summary = result_view(game, rec["result"], rec["rewards"], viewer, match) if rec["over"] else None
     return {"game": game, "players": record.get("players"), "frames": frames, "record": rec, "summary": summary}

@@ -691,7 +691,7 @@ def shengji_outcome(result: dict) -> str:
             f"opponents {result['opponent_points']} points")
 
 
-def _shengji_result(result: dict, rewards: list[float], viewer) -> tuple[str | None, list]:
+def _shengji_result(result: dict, rewards: list[float], viewer, match: bool) -> tuple[str | None, list]:
     declarers = result["declarers"]
     held = result["outcome"] == "hold"
     winners = declarers if held else 1 - declarers
@@ -708,10 +708,21 @@ def _shengji_result(result: dict, rewards: list[float], viewer) -> tuple[str | N
             ["New levels", f"{' : '.join(RANKS[x] for x in result['new_levels'])} (team 0 : 1)"],
             ["Banker", _you(result["banker"], viewer)], ["Next banker", _you(result["next_banker"], viewer)],
             ["Last trick", _you(result["last_trick_winner"], viewer)]]
-    if result["match_winner"] is not None:
-        rows.append(["Match", f"won by team {result['match_winner']}"])
+    hands, champion = result["hand_index"] + 1, result["match_winner"]
+    if match:     # the rows above are the last hand's; the rewards are the whole match's (shengji.md 5)
+        rows[0][0] = f"Hand {hands}"
+        rows.insert(0, ["Match", f"won by team {champion} in {hands} hand{'s' if hands != 1 else ''}"
+                        if champion is not None else
+                        f"stopped after {hands} hand{'s' if hands != 1 else ''} (max_hands): no team passed A"])
+    elif champion is not None:
+        rows.append(["Match", f"won by team {champion}"])
     headline = None
-    if viewer is not None:
+    if viewer is not None and match:
+        levels = result["new_levels"]
+        headline = (f"{'Your team' if viewer % 2 == champion else 'The other team'} won the match" if champion is not None
+                    else f"The match stopped after {hands} hands: your team at {RANKS[levels[viewer % 2]]}, "
+                         f"the other at {RANKS[levels[1 - viewer % 2]]}") + f" ({_signed(rewards[viewer])})"
+    elif viewer is not None:
         who = "Your team" if viewer % 2 == winners else "The other team"
         verb = "won" if rewards[viewer] > 0 else "lost" if rewards[viewer] < 0 else "drew"
         headline = f"{who} {'held the bank' if held else 'took over'}: you {verb} ({_signed(rewards[viewer])})"
@@ -733,10 +744,12 @@ def _generic_result(result: dict) -> list:
     return [[k.replace("_", " ").capitalize(), text(v)] for k, v in result.items()]
 
 
-def result_view(game: str, result: dict | None, rewards: list[float] | None, viewer: int | None = None) -> dict:
+def result_view(game: str, result: dict | None, rewards: list[float] | None, viewer: int | None = None,
+                match: bool = False) -> dict:
     """The finished game's result for the page: {"headline", "tone" ("won", "lost" or "even", for
     `viewer`'s seat; "even" without one), "rows": [[label, text]]}: places as ordinals by player,
-    levels and trump by name, the reward of every seat."""
+    levels and trump by name, the reward of every seat. `match`: the game was a match of several hands
+    or bazis (config episode="match"), so `result` is its last one's and `rewards` the totals."""
     rewards = [float(r) for r in rewards] if rewards else None
     if viewer is not None and (rewards is None or not 0 <= viewer < len(rewards)):
         viewer = None
@@ -744,7 +757,7 @@ def result_view(game: str, result: dict | None, rewards: list[float] | None, vie
     if result and game == "lopti":
         headline, rows = _lopti_result(result, rewards or [0.0] * len(result["places"]), viewer)
     elif result and game == "shengji":
-        headline, rows = _shengji_result(result, rewards or [0.0] * 4, viewer)
+        headline, rows = _shengji_result(result, rewards or [0.0] * 4, viewer, match)
     elif result:
         rows = _generic_result(result)
     if rewards and game != "lopti":

@@ -33,3 +33,34 @@ def test_a_match_tells_each_finished_hand_and_its_kitty():
     assert facts["Hand 1"] == f"team 0 took over, up 2 levels: opponents {done['opponent_points']} points"
     assert facts["Hand 1 kitty"] == f"{_symbols(done['kitty'])} ({done['kitty_points']} points)"
     assert facts["Levels (team 0 : 1)"] == "4 : 2"
+
+
+def test_a_match_result_is_the_matchs_not_its_last_hands():
+    """A match's rewards are its totals (shengji.md 5) and its result the last hand's (9.4): the headline
+    tells the match (its winner, or where it stopped at max_hands), not the last hand's outcome with the
+    match's reward ("The other team took over: you won" read as a contradiction)."""
+    from cardzoo.web.tables import replay_frames
+    from cardzoo.web.views import result_view
+
+    last = {"hand_index": 2, "banker": 0, "declarers": 0, "hand_level": 2, "trump": "H", "trick_points": [60, 15],
+            "kitty": "TC KC AC 2D 5H 7S", "kitty_points": 25, "last_trick_winner": 3, "multiplier": 2,
+            "kitty_bonus": 50, "penalty": 0, "opponent_points": 65, "outcome": "takeover", "table_levels": 1,
+            "hand_score": 2, "levels_gained": [0, 1], "new_levels": [2, 1], "next_banker": 1, "match_winner": None}
+    totals = [1 / 3, -1 / 3, 1 / 3, -1 / 3]      # team 0 gained over the match, lost the last hand
+    view = result_view("shengji", last, totals, 0, match=True)
+    assert view["headline"] == "The match stopped after 3 hands: your team at 4, the other at 3 (+0.333)"
+    assert view["rows"][:2] == [["Match", "stopped after 3 hands (max_hands): no team passed A"],
+                                ["Hand 3", "team 1 took over, up 1 level"]]
+    assert view["tone"] == "won"
+    won = dict(last, match_winner=1, new_levels=[2, 12], levels_gained=[0, 2])
+    assert result_view("shengji", won, [-1, 1, -1, 1], 1, match=True)["headline"] == "Your team won the match (+1)"
+    assert result_view("shengji", won, [-1, 1, -1, 1], 0, match=True)["headline"] == "The other team won the match (-1)"
+    assert result_view("shengji", last, totals, 0)["headline"].startswith("The other team took over")   # one hand
+
+    table = Table("shengji", {"decks": 1, "episode": "match", "max_hands": 2}, 0, "random", 3)
+    rng = random.Random(1)
+    while not table.env.over:
+        table.act(rng.choice(table.state()["legal"]))
+    state = table.state()
+    assert state["summary"]["headline"].startswith("The match stopped after 2 hands: your team at ")
+    assert replay_frames(state["record"])["summary"] == state["summary"]
