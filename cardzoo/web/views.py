@@ -729,6 +729,25 @@ def _shengji_result(result: dict, rewards: list[float], viewer, match: bool) -> 
     return headline, rows
 
 
+def _courtpiece_result(result: dict, rewards: list[float], viewer, match: bool) -> tuple[str | None, list]:
+    """A bazi (or a match's last bazi) in words: who won and how (CP-9.1, CP-11.9), the next dealer
+    (CP-9.4, CP-11.10), the match's winner; the headline from the viewer's team."""
+    winner, champion = result["winner_team"], result.get("match_winner")
+    rows = [["Bazi" + (f" {result['bazi_index'] + 1}" if match else ""), courtpiece_outcome(result)],
+            ["Decided at trick", str(result["decided_at_trick"])], ["Next dealer", _you(result["next_dealer"], viewer)]]
+    if champion is not None:
+        rows.insert(0, ["Match", f"won by team {champion}"])
+    headline = None
+    if viewer is not None:
+        mine = viewer % 2
+        if match and champion is not None:
+            headline = f"{'Your team' if mine == champion else 'The other team'} won the match"
+        else:
+            headline = f"{'Your team' if mine == winner else 'The other team'} won the bazi"
+        headline += f" ({_signed(rewards[viewer])})"
+    return headline, rows
+
+
 def _generic_result(result: dict) -> list:
     def text(v) -> str:
         if v is None:
@@ -758,6 +777,8 @@ def result_view(game: str, result: dict | None, rewards: list[float] | None, vie
         headline, rows = _lopti_result(result, rewards or [0.0] * len(result["places"]), viewer)
     elif result and game == "shengji":
         headline, rows = _shengji_result(result, rewards or [0.0] * 4, viewer, match)
+    elif result and game == "courtpiece":
+        headline, rows = _courtpiece_result(result, rewards or [0.0] * 4, viewer, match)
     elif result:
         rows = _generic_result(result)
     if rewards and game != "lopti":

@@ -171,7 +171,8 @@ def test_play_a_court_piece_bazi_by_clicking_then_replay_it(browser, live_server
     assert end["record"]["seed"] == 5
     headline = browser.find_element(By.CSS_SELECTOR, "#result .headline").text
     mine = end["rewards"][0]
-    assert headline.startswith("You won" if mine > 0 else "You lost" if mine < 0 else "A draw")
+    assert headline == end["summary"]["headline"]
+    assert headline.startswith("Your team won the bazi" if mine > 0 else "The other team won the bazi")
     assert browser.find_element(By.ID, "download").is_displayed()
     assert browser.find_element(By.ID, "download").get_attribute("href").endswith(f"/api/games/{end['id']}/record")
     assert visible_in_log(browser, "li:last-child")              # the last move, above the result box

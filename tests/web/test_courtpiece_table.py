@@ -157,3 +157,37 @@ def test_a_match_tells_each_finished_bazi():
         facts = dict(state["view"]["facts"])
         assert facts["Bazi 1"] == told
         assert facts["Score"] == ("0 : 2" if variant == "single_sar" else "0 : 1")
+
+
+def test_the_result_says_who_won_and_how_in_words():
+    """The result box: the headline from the person's team, the kind of win in words (CP-9.1: kot and
+    gone kot, CP-11.9: Mendi Coat's tens), what it scored, the next dealer by player; a match's headline
+    is the match's. Its replay says the same."""
+    from cardzoo.web.tables import replay_frames
+    from cardzoo.web.views import result_view
+
+    gone = {"bazi_index": 0, "winner_team": 1, "kind": "gone_kot", "points": 4, "kots": 3, "bonus": 0,
+            "next_dealer": 2, "decided_at_trick": 7, "match_winner": None}
+    view = result_view("courtpiece", gone, [-4, 4, -4, 4], 2)
+    assert view["headline"] == "The other team won the bazi (-4)" and view["tone"] == "lost"
+    assert view["rows"] == [["Bazi", "team 1 won (gone kot by the dealer's team): +4 points, +3 kots"],
+                            ["Decided at trick", "7"], ["Next dealer", "player_2 (you)"],
+                            ["Rewards", "-4 / +4 / -4 / +4 (by player)"]]
+    assert result_view("courtpiece", gone, [-4, 4, -4, 4], 1)["headline"] == "Your team won the bazi (+4)"
+    streak = dict(gone, winner_team=0, kind="trump_win", points=1, kots=0, bonus=2, bazi_index=8, match_winner=0)
+    view = result_view("courtpiece", streak, [3, -3, 3, -3], 0, match=True)
+    assert view["headline"] == "Your team won the match (+3)"
+    assert view["rows"][:2] == [["Match", "won by team 0"],
+                                ["Bazi 9", "team 0 won (the trump team won): +1 point, streak bonus +2"]]
+    mendi = dict(gone, kind="mendi_coat", points=2, kots=0)
+    assert dict(result_view("courtpiece", mendi, [-2, 2, -2, 2], 0)["rows"])["Bazi"] == \
+        "team 1 won (Mendi Coat, all four tens): +2 points"
+
+    table = Table("courtpiece", {"variant": "double_sar"}, 0, "heuristic", 3)
+    while not table.env.over:
+        table.act(table.state()["legal"][0])
+    state = table.state()
+    mine = state["rewards"][0]
+    team = "Your team" if state["result"]["winner_team"] == 0 else "The other team"
+    assert state["summary"]["headline"] == f"{team} won the bazi ({'+' if mine > 0 else ''}{mine:g})"
+    assert replay_frames(state["record"])["summary"] == state["summary"]

@@ -458,8 +458,10 @@ def test_the_result_reads_as_words():
     assert rows["Opp. points"] == "60 (tricks 50, kitty 10 = 5 x 2)" and rows["Outcome"] == "team 0 took over, up 1 level"
     assert rows["Rewards"] == "+0.667 / -0.667 / +0.667 / -0.667 (by player)"
     assert dict(result_view("shengji", dict(shengji, trump="H"), [-1, 1, -1, 1], 1)["rows"])["Level, trump"] == "2, ♥"
-    assert result_view("courtpiece", {"winner_team": 0}, [1, -1, 1, -1], 1)["headline"] == "You lost (-1)"
-    assert result_view("courtpiece", {"winner_team": 0}, [1, -1, 1, -1], None)["headline"] == "Game over"
+    bazi = {"bazi_index": 0, "winner_team": 0, "kind": "trump_win", "points": 1, "kots": 0, "bonus": 0,
+            "next_dealer": 3, "decided_at_trick": 9, "match_winner": None}
+    assert result_view("courtpiece", bazi, [1, -1, 1, -1], 1)["headline"] == "The other team won the bazi (-1)"
+    assert result_view("courtpiece", bazi, [1, -1, 1, -1], None)["headline"] == "Game over"
 
     table = Table("lopti", {"num_players": 5}, 0, "random", 4)      # the human finishes 3rd, reward 0
     while not table.env.over:
