@@ -181,6 +181,8 @@ def _shengji(raw, ps: dict) -> dict:
              ["Points (team 0 : 1)", _team(ps["points"])]]
     if standing:
         facts.append(["Declared", f"player_{standing[0]}: {_symbols([standing[1]])} ×{standing[2]}"])
+    if ps["kitty_revealed"]:     # nobody declared: kitty cards turned to fix trump, public (SJ-4.9)
+        facts.append(["Kitty turned", _symbols(ps["kitty_revealed"])])
     if ps["kitty"]:
         facts.append(["Kitty", _symbols(_cards(ps["kitty"]))])
     done = ps["result"]

@@ -64,3 +64,17 @@ def test_a_match_result_is_the_matchs_not_its_last_hands():
     state = table.state()
     assert state["summary"]["headline"].startswith("The match stopped after 2 hands: your team at ")
     assert replay_frames(state["record"])["summary"] == state["summary"]
+
+
+def test_a_kitty_flip_is_told():
+    """SJ-4.9: when nobody declares, kitty cards are turned until one fixes trump; they are public
+    (shengji.md 3), so the facts show them beside the trump they fixed."""
+    table = Table("shengji", {"decks": 1, "no_declaration_first_hand": "flip"}, 0, "random", 8)
+    state = table.state()
+    while not table.raw.public_state()["kitty_revealed"]:
+        assert state["phase"] == "DECLARE" and "pass" in state["legal"]
+        table.act("pass")
+        state = table.state()
+    assert table.raw.public_state()["kitty_revealed"] == ["8C"]
+    facts = dict(state["view"]["facts"])
+    assert facts["Kitty turned"] == "8♣" and facts["Trump"] == "♣"
