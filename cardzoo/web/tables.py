@@ -51,6 +51,8 @@ class Table:
             raise RequestError(f"unknown game {game!r}; games: {', '.join(list_games())}")
         if not isinstance(config, dict):
             raise RequestError("'config' must be an object of game options")
+        if "render_mode" in config:    # the table renders for itself; make() would refuse it as a duplicate
+            raise RequestError("config: 'render_mode' is not a game option (the table sets it)")
         try:
             env = make(game, render_mode="ansi", **config)
         except (ValueError, TypeError) as e:

@@ -128,6 +128,8 @@ def test_a_learned_checkpoint_plays_as_an_opponent(client):
     ("post", "/api/games", {"game": "courtpiece", "config": [1]}, 400, "'config' must be an object"),
     ("post", "/api/games", {"game": "courtpiece", "config": []}, 400, "'config' must be an object"),
     ("post", "/api/games", {"game": "courtpiece", "config": ""}, 400, "'config' must be an object"),
+    ("post", "/api/games", {"game": "courtpiece", "config": {"render_mode": "human"}}, 400,
+     "config: 'render_mode' is not a game option"),
     ("post", "/api/games", {"game": "courtpiece", "seat": 4}, 400, "'seat' must be an int in 0..3"),
     ("post", "/api/games", {"game": "lopti", "config": {"num_players": 3}, "seat": 3}, 400, "in 0..2"),
     ("post", "/api/games", {"game": "courtpiece", "opponents": "wizard"}, 400, "opponent 'wizard': unknown agent"),
