@@ -602,3 +602,34 @@ def test_a_lopti_session_from_the_setup_bar(browser, live_server):
     assert log[:4] == ["player_1: propose: change a base rule", "player_1: 'swaps per player' (now 1)",
                        "player_1: to 2", "player_1: apply it from the next round"]
     shot(browser, "lopti-session-vote")
+
+
+def test_multi_deck_plays_stay_clear_of_the_seats(browser, live_server):
+    """Three- and four-deck Sheng Ji at 1024x768 and on a 390x844 phone, at every decision of a whole
+    hand: no card on the table covers a seat's plate, cards or shown cards, nor another seat's play
+    (wide throws beside seats with shown cards: the seats give up their card backs to make room)."""
+    try:
+        for (width, height), decks, seed in (((1024, 768), "4", 50), ((390, 844), "3", 48), ((390, 844), "4", 51)):
+            viewport(browser, width, height)
+            start(browser, live_server, "shengji", decks, opponents="random", seed=seed)
+            problems = browser.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                const bad = [];
+                const check = (i) => {
+                  const felt = document.getElementById("felt");
+                  const plays = [...felt.querySelectorAll(".play")].map((e) => e.getBoundingClientRect());
+                  if (plays.some((p) => seatParts(felt).some((q) => overlaps(p, q, 0)))) bad.push([i, "a play over a seat"]);
+                  if (plays.some((a, j) => plays.some((b, k) => k > j && overlaps(a, b, 0)))) bad.push([i, "plays overlap"]);
+                };
+                (async () => {
+                  for (let i = 0; i < 600 && !game.over; i++) {
+                    check(i);
+                    const cards = game.legal.filter((a) => a !== "done");
+                    const lead = game.legal.includes("done") && game.hand.some((h) => h.selected);
+                    await act(lead && i % 3 ? "done" : (cards.length ? cards : game.legal)[(i * 7) % (cards.length || game.legal.length)]);
+                  }
+                })().then(() => done([bad, game.over]));""")
+            assert problems == [[], True], (width, decks, problems)
+            shot(browser, f"shengji-{decks}-decks-{width}")
+    finally:
+        viewport(browser, None)

@@ -140,14 +140,25 @@ function drawTable(view, opts) {
   // opts: {viewer, players, freshSeat, showBottomHand}
   lastTable = [view, opts];
   const felt = $("felt");
-  felt.innerHTML = "";
-  $("last-slot").innerHTML = "";
   const narrow = felt.clientWidth < 560;   // a phone: smaller cards on the table, fewer card backs
   felt.classList.toggle("narrow", narrow);
   const n = view.seats.length;
   const rel = (s) => (s - opts.viewer + n) % n;
-  drawSeats(felt, view, opts, rel, narrow ? "narrow" : "wide");
-  if (seatsOverlap(felt)) drawSeats(felt, view, opts, rel, "compact");   // no room for the card backs
+  // the seats with as many card backs as leave the cards on the table clear of every seat (a wide
+  // multi-deck Sheng Ji play beside a seat with shown cards has no room otherwise), else fewer
+  const sizes = narrow ? ["narrow", "compact"] : ["wide", "narrow", "compact"];
+  sizes.find((size, k) => layoutFelt(felt, view, opts, rel, size, narrow) || k === sizes.length - 1);
+  drawFacts(view);
+}
+
+function layoutFelt(felt, view, opts, rel, size, narrow) {
+  // the seats (size: drawSeats's), LOPTI's pile, the last trick and the cards on the table; false if
+  // some of those cards still cover a seat or each other
+  felt.innerHTML = "";
+  $("last-slot").innerHTML = "";
+  const n = view.seats.length;
+  drawSeats(felt, view, opts, rel, size);
+  if (size !== "compact" && seatsOverlap(felt)) drawSeats(felt, view, opts, rel, "compact");   // no room for the card backs
   if (seatsOverlap(felt)) separateSeats(felt);                          // five seats on a phone
   let pile = null;
   if (view.pile) {
@@ -212,11 +223,12 @@ function drawTable(view, opts) {
       $("last-slot").append(last);
     }
   }
-  if (!view.pile) {
-    if (!placePlays(felt, view, opts, rel, n, obstacles, narrow) && !narrow) {
-      placePlays(felt, view, opts, rel, n, obstacles, true);     // no room: smaller cards
-    }
-  }
+  if (view.pile) return true;
+  return placePlays(felt, view, opts, rel, n, obstacles, narrow) ||
+    (!narrow && placePlays(felt, view, opts, rel, n, obstacles, true));     // no room: smaller cards
+}
+
+function drawFacts(view) {
   const facts = $("facts");
   facts.innerHTML = "";
   for (const [k, v] of [["Phase", view.phase], ...view.facts]) {
