@@ -633,3 +633,41 @@ def test_multi_deck_plays_stay_clear_of_the_seats(browser, live_server):
             shot(browser, f"shengji-{decks}-decks-{width}")
     finally:
         viewport(browser, None)
+
+
+def test_a_scrolled_phone_page_lays_the_table_out_as_an_unscrolled_one(browser, live_server):
+    """On a 390x844 phone the person scrolls down to the hand to play; laying the table out again then
+    moves the side panel below it (the page's height, so its scroll offset), and the places of the
+    cards on the table must not be measured against seats measured before that jump: at every decision
+    of whole Court Piece bazis, played from a scrolled page, no card on the table covers a seat."""
+    try:
+        viewport(browser, 390, 844)
+        for variant, seat, seed in (("single_sar", "3", 15), ("double_sar", "1", 21), ("be_rang", "2", 32)):
+            browser.get(f"{live_server}/?speed=0&seed={seed}")
+            wait_for(browser, "setup")
+            Select(browser.find_element(By.ID, "game")).select_by_value("courtpiece")
+            Select(browser.find_element(By.ID, "opt")).select_by_value(variant)
+            Select(browser.find_element(By.ID, "seat")).select_by_value(seat)
+            browser.find_element(By.ID, "start").click()
+            wait_for(browser, "turn", "over")
+            problems = browser.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                const bad = [];
+                const check = (i) => {
+                  const felt = document.getElementById("felt");
+                  const box = (e) => e.getBoundingClientRect();
+                  const parts = [...felt.querySelectorAll(".seat > *")].map(box).filter((r) => r.width && r.height);
+                  const plays = [...felt.querySelectorAll(".play")].map(box);
+                  if (plays.some((p) => parts.some((q) => overlaps(p, q, 0)))) bad.push([i, "a play over a seat"]);
+                };
+                (async () => {
+                  for (let i = 0; i < 100 && !game.over; i++) {
+                    check(i);
+                    document.getElementById("hand").scrollIntoView({block: "center"});
+                    await act(game.legal[(i * 7) % game.legal.length]);
+                  }
+                  check("end");
+                })().then(() => done([bad, game.over]));""")
+            assert problems == [[], True], (variant, problems)
+    finally:
+        viewport(browser, None)

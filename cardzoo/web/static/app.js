@@ -117,7 +117,14 @@ function seatPos(rel, n, radius) {
   return [50 + radius[0] * Math.cos(angle), 50 + radius[1] * Math.sin(angle)];
 }
 
-const rectOf = (e) => e.getBoundingClientRect();
+// a box in page coordinates: laying out the table empties and fills the side panel, which on a phone
+// lies below it, so the page's height and a scrolled page's scroll offset change between measurements
+// that are compared (viewport boxes measured before and after such a jump disagree)
+const rectOf = (e) => {
+  const r = e.getBoundingClientRect();
+  return { left: r.left + scrollX, right: r.right + scrollX, top: r.top + scrollY, bottom: r.bottom + scrollY,
+           width: r.width, height: r.height };
+};
 
 function overlaps(a, b, gap = 3) {
   return a.left < b.right + gap && b.left < a.right + gap && a.top < b.bottom + gap && b.top < a.bottom + gap;
