@@ -44,6 +44,24 @@ def _cards(cards) -> str:
     return " ".join(card_symbol(c) for c in cards) or "-"
 
 
+RESULT_KINDS = {"trump_win": "the trump team won", "opponents_win": "the dealer's team won",
+                "kot": "kot by the trump team", "gone_kot": "gone kot by the dealer's team",
+                "whitewash": "whitewash, all 13 tricks", "mendi_coat": "Mendi Coat, all four tens",
+                "mendi": "Mendi, three tens", "split_win": "tens 2–2, won on tricks"}
+"""A bazi's result kind in words (CP-9.1, CP-11.9)."""
+
+
+def bazi_outcome(result: dict) -> str:
+    """A finished bazi in words: "team 1 won (the dealer's team won): +2 points"; a kot's kots and a
+    streak bonus too (CP-9.1, CP-9.2)."""
+    gains = [f"+{result['points']} point{'s' if result['points'] != 1 else ''}"]
+    if result["kots"]:
+        gains.append(f"+{result['kots']} kot{'s' if result['kots'] != 1 else ''}")
+    if result["bonus"]:
+        gains.append(f"streak bonus +{result['bonus']}")
+    return f"team {result['winner_team']} won ({RESULT_KINDS.get(result['kind'], result['kind'])}): {', '.join(gains)}"
+
+
 def render_text(ps: dict, hands: list[list[int]], viewer: int | None = None) -> str:
     """ps: public_state(); hands: card ids per seat; viewer: show only that seat's hand (None: all)."""
     lines = [f"Court Piece [{ps['variant']}]  bazi {ps['bazi_index']}  phase {ps['phase']}  "
@@ -76,6 +94,5 @@ def render_text(ps: dict, hands: list[list[int]], viewer: int | None = None) -> 
     lines.append(f"score: {ps['score'][0]} - {ps['score'][1]} (target {ps['target']})")
     if ps["result"] is not None:
         r = ps["result"]
-        lines.append(f"result: team {r['winner_team']} {r['kind']} +{r['points']} points, +{r['kots']} kots, "
-                     f"bonus {r['bonus']}, next dealer s{r['next_dealer']}")
+        lines.append(f"result: {bazi_outcome(r)}; next dealer s{r['next_dealer']}")
     return "\n".join(lines)

@@ -73,7 +73,7 @@ def _courtpiece(raw, ps: dict) -> dict:
         facts.append(["Tens", _team(ps["tens"])])
     done = raw.infos.get(raw.possible_agents[0], {}).get("result")
     if done and done["bazi_index"] < ps["bazi_index"]:   # a match's previous bazi, told until the next ends
-        facts.append([f"Bazi {done['bazi_index'] + 1}", courtpiece_outcome(done)])
+        facts.append([f"Bazi {done['bazi_index'] + 1}", _bazi_outcome(done)])
     last = None
     if ps["tricks"]:
         t = ps["tricks"][-1]
@@ -83,22 +83,9 @@ def _courtpiece(raw, ps: dict) -> dict:
             "actor": ps["actor"]}
 
 
-CP_KINDS = {"trump_win": "the trump team won", "opponents_win": "the dealer's team won",
-            "kot": "kot by the trump team", "gone_kot": "gone kot by the dealer's team",
-            "whitewash": "whitewash, all 13 tricks", "mendi_coat": "Mendi Coat, all four tens",
-            "mendi": "Mendi, three tens", "split_win": "tens 2–2, won on tricks"}
-"""A bazi's result kind in words (CP-9.1, CP-11.9)."""
-
-
-def courtpiece_outcome(result: dict) -> str:
-    """A finished bazi in words: "team 1 won (the dealer's team won): +2 points"; a kot's kots and a
-    streak bonus too (CP-9.1, CP-9.2)."""
-    gains = [f"+{result['points']} point{'s' if result['points'] != 1 else ''}"]
-    if result["kots"]:
-        gains.append(f"+{result['kots']} kot{'s' if result['kots'] != 1 else ''}")
-    if result["bonus"]:
-        gains.append(f"streak bonus +{result['bonus']}")
-    return f"team {result['winner_team']} won ({CP_KINDS.get(result['kind'], result['kind'])}): {', '.join(gains)}"
+def _bazi_outcome(result: dict) -> str:
+    from courtpiece_env.render import bazi_outcome  # a Court Piece table has imported the game already
+    return bazi_outcome(result)
 
 
 def _courtpiece_hand(raw, seat: int, legal: set[str]):
@@ -735,7 +722,7 @@ def _courtpiece_result(result: dict, rewards: list[float], viewer, match: bool) 
     """A bazi (or a match's last bazi) in words: who won and how (CP-9.1, CP-11.9), the next dealer
     (CP-9.4, CP-11.10), the match's winner; the headline from the viewer's team."""
     winner, champion = result["winner_team"], result.get("match_winner")
-    rows = [["Bazi" + (f" {result['bazi_index'] + 1}" if match else ""), courtpiece_outcome(result)],
+    rows = [["Bazi" + (f" {result['bazi_index'] + 1}" if match else ""), _bazi_outcome(result)],
             ["Decided at trick", str(result["decided_at_trick"])], ["Next dealer", _you(result["next_dealer"], viewer)]]
     if champion is not None:
         rows.insert(0, ["Match", f"won by team {champion}"])
