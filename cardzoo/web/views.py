@@ -258,16 +258,25 @@ def _lopti_hand(raw, seat: int, legal: set[str]):
             for c in sorted(_cards(raw.hand(seat)), key=_by_rank)]
 
 
+SHENGJI_CARD_VERBS = {"LEAD": "add {} to the lead", "FOLLOW": "play {}", "BURY": "bury {}"}
+"""What choosing a card does in each phase (shengji.md section 4): a lead is composed card by card and
+played on DONE, a follow plays its cards one by one, the banker buries one card at a time."""
+
+
 def _shengji_label(raw, seat: int, action: str) -> str:
     """"declare level D x2" -> "declare 2♦ ×2", "declare BJ x2" -> "declare BJ ×2", "name trump S" ->
-    "name trump ♠"."""
+    "name trump ♠", "card 7H" -> "play 7♥" (by phase), DONE -> "lead the chosen cards", a window's PASS
+    -> "pass: no declaration"."""
     words = action.split()
     if words[0] == "declare":
         card = RANKS[raw.public_state()["hand_level"]] + words[2] if words[1] == "level" else words[1]
         return f"declare {_symbols([card])} ×{words[-1][1:]}"
     if words[:2] == ["name", "trump"]:
         return f"name trump {_trump_text(words[2])}"
-    return action
+    if words[0] == "card":
+        verb = SHENGJI_CARD_VERBS.get(raw.public_state()["phase"])
+        return verb.format(_symbols([words[1]])) if verb else action
+    return {"done": "lead the chosen cards", "pass": "pass: no declaration"}.get(action, action)
 
 
 def _shengji_hint(raw, seat: int) -> str | None:

@@ -78,3 +78,24 @@ def test_a_kitty_flip_is_told():
     assert table.raw.public_state()["kitty_revealed"] == ["8C"]
     facts = dict(state["view"]["facts"])
     assert facts["Kitty turned"] == "8♣" and facts["Trump"] == "♣"
+
+
+def test_sheng_ji_moves_say_what_they_do():
+    """shengji.md section 4: CARD adds to a lead, plays a follow's card or buries one by phase, DONE plays
+    the lead, PASS answers a declaration window: the log and the buttons say so, cards by suit symbol."""
+    table = Table("shengji", {"decks": 1}, 0, "random", 8)
+    rng = random.Random(2)
+    state = table.state()
+    assert state["phase"] == "DECLARE" and state["labels"]["pass"] == "pass: no declaration"
+    moves = []
+    while not table.env.over:
+        table.act(rng.choice(state["legal"]))
+        state = table.state()
+        moves += table.moves
+    labels = [m.get("label", m["action"]) for m in moves]
+    followed = [m for m in moves if m.get("label", "").startswith("play ")]
+    assert followed and all(m["action"].startswith("card ") for m in followed)
+    card = followed[0]["action"].split()[1]
+    assert followed[0]["label"] == f"play {_symbols(card)}"
+    assert "lead the chosen cards" in labels
+    assert not any(label.startswith("card ") for label in labels)

@@ -110,8 +110,9 @@ def test_sheng_ji_plays_are_built_card_by_card(client):
     assert state["phase"] == "LEAD" and state["your_turn"]
     assert [h["card"] for h in state["hand"] if h["selected"]] == [card["card"]]
     assert "done" in state["buttons"] and "done" in state["legal"]
+    assert state["labels"]["done"] == "lead the chosen cards"
     state = client.post(f"/api/games/{state['id']}/actions", json={"action": "done"}).json()
-    assert state["moves"][0] == {"seat": 0, "action": "done"}
+    assert state["moves"][0] == {"seat": 0, "action": "done", "label": "lead the chosen cards"}
     assert not any(h["selected"] for h in state["hand"])
 
 
@@ -348,7 +349,7 @@ def test_a_failed_sheng_ji_throw_is_told_and_shown_cards_are_on_the_table(client
         state = client.post(f"/api/games/{state['id']}/actions", json={"action": action}).json()
     facts = dict(state["view"]["facts"])
     assert facts["Failed throw (trick 1)"] == "player_0's throw 7♣ 9♣ A♣ A♣ failed: plays 7♣"
-    assert state["frames"][0]["move"] == {"seat": 0, "action": "done"}
+    assert state["frames"][0]["move"] == {"seat": 0, "action": "done", "label": "lead the chosen cards"}
     assert dict(state["frames"][0]["facts"])["Failed throw (trick 1)"].endswith("failed: plays 7♣")
     assert state["frames"][0]["table"] == [[0, ["7C"]]]                          # the forced component only
     assert sorted(state["view"]["seats"][0]["shown"]) == ["2D", "2D", "9C", "AC", "AC"]   # declared, retracted
@@ -483,7 +484,8 @@ def test_buttons_and_facts_name_the_cards(client):
     from cardzoo.web.views import button_labels
 
     state = new_game(client, game="shengji", config={"decks": 2}, seed=5, opponents="random")
-    assert state["labels"] == {"declare level D x1": "declare 2♦ ×1"} and state["hint"] is None
+    assert state["labels"] == {"declare level D x1": "declare 2♦ ×1", "pass": "pass: no declaration"}
+    assert state["hint"] is None
     url = f"/api/games/{state['id']}/actions"
     for action in FAILED_THROW[:3]:
         state = client.post(url, json={"action": action}).json()
@@ -497,7 +499,7 @@ def test_buttons_and_facts_name_the_cards(client):
     assert button_labels("shengji", table.raw, 0, ["declare BJ x2", "declare LJ x3", "name trump S", "name trump H",
                                                    "pass"]) == {
         "declare BJ x2": "declare BJ ×2", "declare LJ x3": "declare LJ ×3", "name trump S": "name trump ♠",
-        "name trump H": "name trump ♥"}
+        "name trump H": "name trump ♥", "pass": "pass: no declaration"}
 
     state = new_game(client, game="lopti", config={"num_players": 3}, seed=2, opponents="random")
     up = Table("lopti", {"num_players": 3}, 0, "random", 2).raw.public_state()["seats"][0]["up"]
