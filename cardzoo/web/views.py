@@ -56,8 +56,8 @@ def _courtpiece(raw, ps: dict) -> dict:
                       "down": 1 if ps["hidden_owner"] == s else 0})
     trump = ps["trump"]
     facts = [["Variant", ps["variant"].replace("_", " ")],
-             ["Trump", SUIT_SYMBOLS[trump] if trump is not None else ("face down" if ps["hidden_owner"] is not None
-                                                                      else "not yet")],
+             ["Trump", SUIT_SYMBOLS[trump] if trump is not None else "face down" if ps["hidden_owner"] is not None
+              else "none: nobody failed to follow" if ps["phase"] == "over" else "not yet"],   # CP-8.3
              ["Tricks (team 0 : 1)", _team(ps["tricks_won"])], ["Score", _team(ps["score"])]]
     if ps["turned_card"]:     # CP-3.5
         facts.append(["Turned card", _symbols([ps["turned_card"]])])

@@ -2,6 +2,8 @@
 decision, the facts and the result, in every variant."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 pytest.importorskip("starlette")
@@ -191,3 +193,15 @@ def test_the_result_says_who_won_and_how_in_words():
     team = "Your team" if state["result"]["winner_team"] == 0 else "The other team"
     assert state["summary"]["headline"] == f"{team} won the bazi ({'+' if mine > 0 else ''}{mine:g})"
     assert replay_frames(state["record"])["summary"] == state["summary"]
+
+
+def test_a_be_rang_bazi_without_trump_says_so_at_its_end():
+    """CP-8.3: if nobody ever fails to follow, the Be-Rang bazi is played without trump; once it is over
+    the facts say so instead of "not yet"."""
+    table = Table("courtpiece", {"variant": "be_rang"}, 0, "random", 57)
+    rng = random.Random(57)
+    while not table.env.over:
+        assert dict(table.state()["view"]["facts"])["Trump"] == "not yet"
+        table.act(rng.choice(table.state()["legal"]))
+    assert table.raw.public_state()["trump"] is None
+    assert dict(table.state()["view"]["facts"])["Trump"] == "none: nobody failed to follow"
