@@ -10,7 +10,8 @@ the spec's defaults. An option whose default is a list or dict (LOPTI's rule lis
 ``must_defend``) is a JSON string: ``{"must_defend": '["A", "K"]'}``; so is
 a string of digits, which a game string would read back as a number (Sheng Ji's ``start_level``:
 ``'"5"'``; a plain ``"A"`` also works). Court Piece's ``match_target`` (an int or None) is an int, 0
-meaning None. One more parameter, ``deal_seed_bytes``, sets the chance nodes (below).
+meaning None. One more parameter, ``deal_seed_bytes``, sets the chance nodes (below). The game keeps
+JSON parameters with ';' between items (``["A";"K"]``): OpenSpiel splits a game string at commas.
 
 **A state wraps one AEC env** (the game's own kernels at batch size 1; no rule is implemented here)
 and the action sequence that led to it, so it can always be rebuilt: ``clone`` and ``deserialize``
@@ -93,12 +94,28 @@ def _as_json(default) -> bool:
 
 
 def _json_text(value) -> str:
-    return json.dumps(list(value) if isinstance(value, tuple) else value)
+    """The canonical text of a JSON option: the items of a list or dict separated by ';', not ','.
+    OpenSpiel rebuilds a game from its string (serialization, pickling, deep copies) and splits that
+    string's parameters at every comma, brackets or not."""
+    return json.dumps(list(value) if isinstance(value, tuple) else value, separators=(";", ":"))
 
 
-def _env_config(spec: GameSpec, params: dict) -> dict:
-    """pyspiel parameters -> the env's keyword options (JSON text parsed where the spec says so)."""
-    config = {}
+def _json_loads(text):
+    """JSON text, its items separated by ',' (as a user writes it) or by ';' (as a game string holds it:
+    `_json_text`); no option value holds a ';' of its own."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        if not isinstance(text, str) or ";" not in text:
+            raise
+        return json.loads(text.replace(";", ","))
+
+
+def _env_config(spec: GameSpec, params: dict) -> tuple[dict, dict]:
+    """pyspiel parameters -> the env's keyword options (JSON text parsed where the spec says so), and
+    the parameters with each JSON option in its canonical text (`_json_text`), which the game keeps:
+    its string then loads the same game again."""
+    config, canonical = {}, dict(params)
     for f in dataclasses.fields(spec.config_class):
         if f.name not in params:
             continue
@@ -108,18 +125,19 @@ def _env_config(spec: GameSpec, params: dict) -> dict:
             value = None if value == 0 else value
         elif _as_json(default):
             try:
-                value = json.loads(value)
+                value = _json_loads(value)
             except (TypeError, json.JSONDecodeError):
                 if not isinstance(default, str):
                     raise ValueError(f"parameter {f.name}={value!r}: expected JSON text such as "
-                                     f"{_json_text(default)!r}") from None
+                                     f"{json.dumps(default)!r}") from None
             if isinstance(default, str) and not isinstance(value, str):
                 value = json.dumps(value)
             if isinstance(default, tuple) and isinstance(value, list):
                 value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
+            canonical[f.name] = _json_text(value)
         if value != default:
             config[f.name] = value
-    return config
+    return config, canonical
 
 
 class Table:
@@ -184,7 +202,7 @@ class CardzooGame(pyspiel.Game):
     def __init__(self, params=None):
         params = dict(params or {})
         spec = self.spec
-        self.env_config = _env_config(spec, params)
+        self.env_config, params = _env_config(spec, params)
         self.seed_bytes = int(params.get("deal_seed_bytes", _SEED_BYTES))
         if not 1 <= self.seed_bytes <= 8:
             raise ValueError(f"parameter deal_seed_bytes={self.seed_bytes}: must be 1..8")

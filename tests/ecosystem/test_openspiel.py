@@ -74,6 +74,27 @@ def test_parameters_are_the_env_options():
         pyspiel.load_game("cardzoo_shengji", {"must_defend": "[A"})
 
 
+@pytest.mark.parametrize("name,params", [
+    ("cardzoo_shengji", {"decks": 1, "must_defend": '["A", "K"]'}),     # the example of docs/openspiel.md
+    ("cardzoo_shengji", {"decks": 1, "start_level": "5"}),              # digits given plainly
+    ("cardzoo_lopti", {"num_players": 2, "initial_rules": "[[8, 2, 8, 4], [1, 1, 6, 2]]",
+                       "base_rules": '{"SWAPS": 1, "SET_SIZE": 3}'}),
+])
+def test_json_parameters_survive_the_game_string(name, params):
+    """OpenSpiel rebuilds a game from its string (str(game)) to serialize it, and its parser splits
+    parameters at every comma: a list or dict option must come back whole."""
+    game = pyspiel.load_game(name, params)
+    config = game.env_config
+    for twin in (pyspiel.load_game(str(game)), pyspiel.deserialize_game(game.serialize())):
+        assert twin.get_parameters() == game.get_parameters() and twin.env_config == config
+    state = game.new_initial_state()
+    state.deal(4)
+    _play(state, 6)
+    twin_game, twin = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(twin) == str(state) and twin_game.env_config == config
+    assert pyspiel.load_game(name, game.get_parameters()).env_config == config  # the canonical text loads too
+
+
 def test_the_chance_outcomes_spell_the_env_seed():
     import courtpiece_env
 
