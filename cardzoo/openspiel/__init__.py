@@ -224,6 +224,15 @@ class CardzooGame(pyspiel.Game):
     def new_initial_state(self):
         return CardzooState(self)
 
+    def __reduce__(self):
+        # pyspiel's own pickling rebuilds only the C++ part of a Python game, without the attributes
+        # set here; loading the game string runs __init__ again
+        return _load_game, (str(self),)
+
+    def __deepcopy__(self, memo):
+        # a game never changes: its states share it (pyspiel's C++ clone deep-copies a state's attributes)
+        return self
+
     def deserialize_state(self, text: str):
         """The state `CardzooState.serialize` wrote (JSON of its record)."""
         return CardzooState.from_record(self, json.loads(text))
@@ -237,6 +246,11 @@ class CardzooGame(pyspiel.Game):
             raise ValueError("cardzoo observations are one seat's view (public and its own private "
                              "information) only")
         return _Observer(self.namer.observation_size, perfect)
+
+
+def _load_game(text: str):
+    """`pyspiel.load_game`, from this module so that unpickling a game registers the games first."""
+    return pyspiel.load_game(text)
 
 
 def _game_type(spec: GameSpec, reward_model) -> pyspiel.GameType:

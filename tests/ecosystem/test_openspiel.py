@@ -95,6 +95,25 @@ def test_json_parameters_survive_the_game_string(name, params):
     assert pyspiel.load_game(name, game.get_parameters()).env_config == config  # the canonical text loads too
 
 
+def test_a_game_survives_pickling_and_copies():
+    """A pickled or deep-copied game is the same game (ray and multiprocessing pickle games; OpenSpiel's
+    C++ clone of a state deep-copies its Python attributes), and a state cloned in C++ works fully."""
+    import copy
+
+    game, state = _dealt("cardzoo_courtpiece", {"variant": "double_sar"}, steps=5)
+    for twin in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+        assert twin.get_parameters() == game.get_parameters() and twin.env_config == game.env_config
+        fresh = twin.new_initial_state()
+        fresh.deal(3)
+        assert str(_play(fresh, 5)) == str(state)
+    clone = pyspiel.State.clone(state)   # what random_sim_test and OpenSpiel's C++ code call
+    p = clone.current_player()
+    a = clone.legal_actions()[0]
+    assert clone.action_to_string(p, a) == state.action_to_string(p, a)
+    world = clone.resample_from_infostate(p, _sampler())
+    assert world.information_state_string(p) == state.information_state_string(p)
+
+
 def test_the_chance_outcomes_spell_the_env_seed():
     import courtpiece_env
 
