@@ -268,7 +268,10 @@ def _game_type(spec: GameSpec, reward_model) -> pyspiel.GameType:
 
 class CardzooState(pyspiel.State):
     """One position: a `Table` (None at the chance nodes, which collect the seed's bytes in
-    `seed_bytes`), the returns so far and each seat's observation history."""
+    `seed_bytes`), the returns so far and each seat's observation history.
+
+    `clone` is pyspiel's own: it copies the history and move number, which only C++ can set, and
+    deep-copies each attribute (the table replays its record; the game is shared)."""
 
     def __init__(self, game: CardzooGame):
         super().__init__(game)
@@ -379,15 +382,6 @@ class CardzooState(pyspiel.State):
             return [0.0] * self._game.namer.observation_size
         return self.table.observation(p).tolist()
 
-    def clone(self):
-        twin = CardzooState(self._game)
-        twin.table = None if self.table is None else self.table.copy()
-        twin.seed_bytes = list(self.seed_bytes)
-        twin._returns, twin._rewards = self._returns.copy(), self._rewards.copy()
-        twin._recall = self._recall.copy()
-        twin._actor = self._actor
-        return twin
-
     def serialize(self):
         return json.dumps({"seed_bytes": self.seed_bytes} if self.table is None else self.table.record())
 
@@ -463,6 +457,9 @@ class _Recall:
         twin = _Recall(0, self.seen)
         twin.unseen = [list(u) for u in self.unseen]
         return twin
+
+    def __deepcopy__(self, memo):
+        return self.copy()  # no folding: a clone in a rollout may never ask for an information state
 
     def __getstate__(self):
         return [self.digest(p).hex() for p in range(len(self.seen))]

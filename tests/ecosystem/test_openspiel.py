@@ -186,6 +186,22 @@ def test_serialize_round_trip(name, steps):
         game.deserialize_state(json.dumps(dict(record, game="other")))
 
 
+def test_a_clone_keeps_the_history():
+    """pyspiel's history(), move_number() and history_str() (keys of OpenSpiel's search and
+    evaluation code) are the same on a clone, through Python and through C++ (random_sim_test)."""
+    game, state = _dealt("cardzoo_courtpiece", steps=9)
+    for twin in (state.clone(), pyspiel.State.clone(state)):
+        assert twin.history() == state.history() and len(twin.history()) == 4 + 9
+        assert [(h.player, h.action) for h in twin.full_history()] == [(h.player, h.action)
+                                                                      for h in state.full_history()]
+        assert twin.history_str() == state.history_str()
+        assert twin.move_number() == state.move_number()
+        assert twin.get_game() is game
+        a = twin.legal_actions()[0]
+        twin.apply_action(a)
+        assert twin.history() == state.history() + [a] and len(state.history()) == 13
+
+
 @pytest.mark.parametrize("name", ["cardzoo_courtpiece", "cardzoo_shengji"])
 def test_clones_are_independent(name):
     game, state = _dealt(name, steps=30)
