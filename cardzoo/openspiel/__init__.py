@@ -49,6 +49,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from fractions import Fraction
 
 import numpy as np
 import pyspiel
@@ -348,7 +349,7 @@ class CardzooState(pyspiel.State):
         table = self.table
         table.step(int(action))  # the env raises ValueError for an illegal action and changes nothing
         env = table.env
-        r = np.array([env.rewards[a] for a in env.possible_agents])
+        r = np.array([_exact(env.rewards[a]) for a in env.possible_agents])
         self._rewards = r
         self._returns = self._returns + r
         self._recall.add(table)
@@ -425,6 +426,17 @@ class CardzooState(pyspiel.State):
         if self.table is None:
             return f"chance: deal seed bytes {self.seed_bytes}"
         return self.table.env.render()
+
+
+def _exact(reward) -> float:
+    """An env reward as the fraction it stands for: the envs pay float32, so LOPTI's -1/3 (LO §5) comes
+    as -0.33333334 and a zero-sum round summed to -3e-8, where OpenSpiel checks zero-sum games to 1e-9.
+    Every reward of the specs is a fraction of small denominator (places averaged over ties, thirds)."""
+    x = float(reward)
+    if x == int(x):
+        return x
+    f = Fraction(x).limit_denominator(120)
+    return float(f) if abs(float(f) - x) <= 1e-6 * max(1.0, abs(x)) else x
 
 
 class _Recall:

@@ -136,6 +136,24 @@ def test_the_chance_outcomes_spell_the_env_seed():
         small.new_initial_state().deal(256)
 
 
+def test_lopti_returns_are_zero_sum_exactly():
+    """LO §5: the winner scheme pays +1 and -1/(N-1) to the others, the rank scheme thirds for N = 4:
+    the env's float32 rewards (-0.33333334) summed to -3e-8, and OpenSpiel's random_sim_test checks a
+    zero-sum game's returns to 1e-9."""
+    game = pyspiel.load_game("cardzoo_lopti", {"reward_scheme": "winner"})
+    finished = 0
+    for seed in range(12):
+        state = game.new_initial_state()
+        state.deal(seed)
+        _play(state, 5000, seed=seed)
+        r = state.returns()
+        if any(state.env.truncations.values()):
+            continue
+        finished += 1
+        assert sorted(r) == [-1 / 3, -1 / 3, -1 / 3, 1.0] and abs(sum(r)) <= 1e-12
+    assert finished >= 3
+
+
 def test_bad_actions_raise_and_change_nothing():
     """Spec 9.6: an illegal action is a ValueError naming it, and the state stays as it was."""
     game = pyspiel.load_game("cardzoo_courtpiece", {"deal_seed_bytes": 1})
@@ -354,7 +372,8 @@ def test_heuristic_agents_as_openspiel_bots(name):
         env.step(int(seats[seat].act(obs["observation"], obs["action_mask"])))
         total += [env.rewards[a] for a in env.possible_agents]
     assert state.env.public_state() == env.public_state()
-    assert state.returns() == total.tolist() and any(total)
+    # the env pays float32; the bridge the fractions they stand for (LOPTI's thirds): equal at float32
+    assert np.float32(state.returns()).tolist() == np.float32(total).tolist() and any(total)
 
 
 def test_the_snippets_of_docs_openspiel_run():
