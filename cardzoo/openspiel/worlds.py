@@ -129,8 +129,12 @@ def _courtpiece_length(cfg):
     bazi = 64 + 4 * (cfg.change_cards_limit + 1) + 8   # 52 cards, calls, reveals, changes
     if cfg.episode != "match":
         return bazi
-    # every points bazi pays its winner >= 1; in kots most bazis pay nothing: a practical cap
-    bazis = 2 * _courtpiece_target(cfg) + 1 if cfg.scoring == "points" else 100 * _courtpiece_target(cfg)
+    # a points bazi pays its winner >= 1 (CP-9.1), so a match ends within 2 * target - 1 bazis; but
+    # most kots bazis pay nothing, and so does a Mendi Coat 2-2 split with split_win_points=0 (CP-11.9):
+    # such a match has no bound, and this cap is one random play does not reach (it passed 100 bazis
+    # a target point about once in a hundred kots matches)
+    unbounded = cfg.scoring == "kots" or (cfg.variant == "mendi_coat" and cfg.split_win_points == 0)
+    bazis = 1000 * _courtpiece_target(cfg) if unbounded else 2 * _courtpiece_target(cfg) + 1
     return bazi * bazis
 
 

@@ -154,6 +154,21 @@ def test_lopti_returns_are_zero_sum_exactly():
     assert finished >= 3
 
 
+@pytest.mark.parametrize("params,seed", [
+    ({"episode": "match", "scoring": "kots", "match_target": 1}, 123),     # CP-9.1: only kots count
+    ({"episode": "match", "variant": "mendi_coat", "split_win_points": 0, "match_target": 1}, 95),  # CP-11.9
+])
+def test_max_game_length_holds_where_a_bazi_may_pay_nothing(params, seed):
+    """A match in which a bazi may leave the score as it was has no bound on its length; the game's
+    max_game_length must still exceed what random play reaches (these seeds played 8 251 and 312
+    decisions, beyond the old 8 000 and 240)."""
+    game = pyspiel.load_game("cardzoo_courtpiece", params)
+    state = game.new_initial_state()
+    state.deal(seed)
+    _play(state, 10 ** 6, seed=seed)
+    assert state.is_terminal() and len(state.history()) - 4 <= game.max_game_length()
+
+
 def test_bad_actions_raise_and_change_nothing():
     """Spec 9.6: an illegal action is a ValueError naming it, and the state stays as it was."""
     game = pyspiel.load_game("cardzoo_courtpiece", {"deal_seed_bytes": 1})
