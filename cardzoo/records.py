@@ -209,7 +209,7 @@ def validate(record) -> None:
         raise RecordError(f"a record is a JSON object, not {got}")
     if record.get("format") != FORMAT:
         raise RecordError(f"'format' must be {FORMAT!r}, got {record.get('format')!r}")
-    if record.get("version") != VERSION:
+    if not _is_int(record.get("version")) or record["version"] != VERSION:  # true == 1 in Python, not in JSON
         raise RecordError(f"'version' {record.get('version')!r} is not supported (this cardzoo reads {VERSION})")
     unknown = sorted(set(record) - set(_KEYS))
     if unknown:

@@ -126,6 +126,7 @@ def _mutated(rec, fn):
     (lambda r: r["rewards"].reverse(), r"rewards differs"),
     (lambda r: r["steps"][0].pop("action"), r"^step 1: expected"),
     (lambda r: r.update(version=99), r"'version' 99 is not supported"),
+    (lambda r: r.update(version=True), r"'version' True is not supported"),   # JSON true is not 1 (the schema)
     (lambda r: r.update(game="chess"), r"'game' 'chess' is not one of"),
     (lambda r: r.update(config={"variant": "x"}), r"^config: option variant"),
     (lambda r: r.update(options={"deal": {"dealer": 9}}), r"^reset options: "),
