@@ -366,19 +366,29 @@ class CardzooState(pyspiel.State):
     def rewards(self):
         return self._rewards.tolist()
 
-    def information_state_string(self, player=None):
+    def _seat(self, player) -> int:
+        """The seat a player argument names (the current player if None); a ValueError otherwise:
+        Python's negative indexing would hand back another seat's information (the current player of
+        a chance or terminal node is negative)."""
         p = self._actor if player is None else player
+        if not 0 <= p < self._n:
+            raise ValueError(f"player {int(p)} is not a seat 0..{self._n - 1}"
+                             + (" (no seat is to act here: name one)" if player is None else ""))
+        return int(p)
+
+    def information_state_string(self, player=None):
+        p = self._seat(player)
         return f"p{p} " + self._recall.digest(p).hex()
 
     def observation_string(self, player=None):
-        p = self._actor if player is None else player
+        p = self._seat(player)
         return _observation_string(self, p)
 
     def information_state_tensor(self, player=None):
         return self.observation_tensor(player)
 
     def observation_tensor(self, player=None):
-        p = self._actor if player is None else player
+        p = self._seat(player)
         if self.table is None:
             return [0.0] * self._game.namer.observation_size
         return self.table.observation(p).tolist()
@@ -391,6 +401,7 @@ class CardzooState(pyspiel.State):
         information state string, observation and legal actions), the hidden cards drawn by the
         game's information-set sampler (`cardzoo.openspiel.worlds`); ValueError where no sampler covers the
         position. `sampler` (OpenSpiel's probability sampler) seeds the draw."""
+        player = self._seat(player)
         if self.table is None:  # nothing is hidden before the deal
             return self.clone()
         seed = int(sampler() * 2.0 ** 53) if sampler is not None else int(self._game.rng.integers(2 ** 53))
@@ -499,12 +510,14 @@ class _Observer:
         self.perfect_recall = perfect_recall
 
     def set_from(self, state, player):
+        player = state._seat(player)
         if state.table is None:
             self.tensor.fill(0.0)
         else:
             self.tensor[:] = state.table.observation(player)
 
     def string_from(self, state, player):
+        player = state._seat(player)
         if self.perfect_recall:
             return state.information_state_string(player)
         return _observation_string(state, player)

@@ -248,6 +248,26 @@ def test_clones_are_independent(name):
     assert again.information_state_string(2) == twin.information_state_string(2)
 
 
+def test_a_player_that_is_not_a_seat_is_refused():
+    """A player outside 0..3 (the default player at a chance or terminal node is -1 or -4) is a
+    ValueError naming it: Python's negative indexing handed back another seat's information."""
+    game, state = _dealt("cardzoo_courtpiece", steps=3)
+    calls = [state.information_state_string, state.observation_string, state.information_state_tensor,
+             state.observation_tensor, lambda p: state.resample_from_infostate(p, _sampler())]
+    for call in calls:
+        for bad in (-1, 4):
+            with pytest.raises(ValueError, match=f"player {bad} is not a seat 0..3"):
+                call(bad)
+    with pytest.raises(ValueError, match="is not a seat 0..3"):
+        game.new_initial_state().observation_tensor(7)
+    _play(state, 500)
+    assert state.is_terminal()
+    for call in calls[:4]:
+        with pytest.raises(ValueError, match="player -4 is not a seat"):
+            call()                  # no current player at the end: the seat must be given
+        call(2)
+
+
 def test_information_state_hides_a_private_action():
     """CP-7.1 / spec 3.2: the card hidden face down in chhupa_rang is known to the hider only, so the
     other seats' information states cannot tell which it was; the hider's can."""
