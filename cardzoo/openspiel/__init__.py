@@ -548,6 +548,11 @@ class AgentBot(pyspiel.Bot):
         self.agent, self.player = agent, int(player)
 
     def step(self, state):
+        actor = state.current_player()
+        if actor != self.player:
+            where = ("this is a chance node" if state.is_chance_node() else
+                     "the episode is over" if state.is_terminal() else f"seat {actor} is")
+            raise ValueError(f"AgentBot: seat {self.player} is not to act: {where}")
         env = state.env
         agent_name = env.possible_agents[self.player]
         if getattr(self.agent, "needs_env", False):

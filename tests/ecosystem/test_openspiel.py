@@ -373,6 +373,22 @@ def test_openspiel_search_bots_play_a_full_game(name, params, kind, sims):
     assert state.env.public_state()["phase"] in ("over", "done")
 
 
+def test_an_agent_bot_asked_out_of_turn_says_why():
+    """A bot is asked only for its own seat's move; at the deal's chance nodes or another seat's turn
+    AgentBot is a ValueError naming the seat (it was an AttributeError on None before the deal)."""
+    game = pyspiel.load_game("cardzoo_courtpiece")
+    state = game.new_initial_state()
+    bot = cos.AgentBot(RandomAgent("courtpiece", seed=0), 1)
+    with pytest.raises(ValueError, match="seat 1 is not to act: this is a chance node"):
+        bot.step(state)
+    state.deal(1)
+    p = state.current_player()
+    other = cos.AgentBot(RandomAgent("courtpiece", seed=0), (p + 1) % 4)
+    with pytest.raises(ValueError, match=f"seat {(p + 1) % 4} is not to act: seat {p} is"):
+        other.step(state)
+    assert cos.AgentBot(RandomAgent("courtpiece", seed=0), p).step(state) in state.legal_actions()
+
+
 def test_an_agent_that_reads_the_env_as_an_openspiel_bot():
     """The PIMC search agent (needs_env: it reads public_state()) plays through AgentBot too."""
     from agents import make_agent
