@@ -19,7 +19,8 @@ observation:
   the real hand's banker, levels and trump (``declaration_mode="preset"``) and replayed through the
   burial and the tricks (mid-composition: drawn where the composition began, the cards selected
   since replayed). Not covered: declaring, naming trump, burying, ``auto_forced``, match episodes,
-  and positions where a declared card still shown may have been buried (the sampler keeps shown
+  positions after a failed throw with ``throw_penalty`` (the worlds do not replay failed attempts, so
+  their penalties would be lost), and positions where a declared card still shown may have been buried (the sampler keeps shown
   cards in hand, so every world it draws there fails the check).
 
 A drawn world is kept only if the seat's observation there equals the real one (Sheng Ji: on the
@@ -207,6 +208,11 @@ def _shengji_resample(real, seat, rng):
     if cfg.get("auto_forced"):
         raise ValueError("cardzoo_shengji: no information-set sampler with auto_forced=True "
                          "(the replayed worlds need every play as a decision)")
+    if cfg.get("throw_penalty", "none") != "none" and env.public_state()["failed_throws"]:
+        # a world replays the plays, not the failed attempts: the penalties they owe at the end of the
+        # hand (SJ-7.4, SJ-10.1) would be missing from its score
+        raise ValueError(f"cardzoo_shengji: no information-set sampler after a failed throw with "
+                         f"throw_penalty={cfg['throw_penalty']!r} (a world would lose its penalty)")
     # A lead or follow is composed card by card (spec section 4): mid-composition, the world is drawn
     # where the composition began (the cards already selected are the seat's own last actions) and
     # the selections are replayed on it.

@@ -330,6 +330,27 @@ def test_resample_from_infostate(name, params, steps):
     assert str(state) == before
 
 
+def test_resample_refuses_to_drop_a_throw_penalty():
+    """SJ-7.4 / SJ-10.1: a failed throw's penalty counts at the end of the hand. A drawn world replays
+    the plays, not the failed attempts, so its score would lack the penalties (a real -40 scored 0):
+    with throw_penalty, a position after a failed throw is refused; before one, worlds are drawn."""
+    game = pyspiel.load_game("cardzoo_shengji", {"decks": 1, "throw_penalty": "per_attempt"})
+    state = game.new_initial_state()
+    state.deal(1)
+    rng = np.random.default_rng(0)
+    drawn = False
+    while not state.env.public_state()["failed_throws"]:
+        if state.env.public_state()["phase"] == "LEAD" and not drawn:
+            state.resample_from_infostate(state.current_player(), _sampler())
+            drawn = True
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    while state.env.public_state()["phase"] not in ("LEAD", "FOLLOW"):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert drawn
+    with pytest.raises(ValueError, match="failed throw"):
+        state.resample_from_infostate(state.current_player(), _sampler())
+
+
 def test_resample_needs_a_covered_position():
     _, state = _dealt("cardzoo_shengji")
     assert state.env.public_state()["phase"] == "DECLARE"
