@@ -267,6 +267,33 @@ def _game_type(spec: GameSpec, reward_model) -> pyspiel.GameType:
         parameter_specification=_parameter_spec(spec))
 
 
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _check_record(record) -> None:
+    """The shape of a serialized state (`CardzooState.serialize`): a ValueError naming what is wrong,
+    before anything is replayed."""
+    if not isinstance(record, dict):
+        raise ValueError(f"a serialized cardzoo state is a JSON object, not {type(record).__name__}")
+    unknown = sorted(set(record) - {"game", "config", "seed", "options", "actions", "seed_bytes"})
+    if unknown:
+        raise ValueError(f"serialized state: unknown key(s) {', '.join(map(repr, unknown))}")
+    seed = record.get("seed")
+    if seed is not None and not (_is_int(seed) and seed >= 0):
+        raise ValueError(f"serialized state: 'seed' must be an int >= 0, got {seed!r}")
+    for key in ("actions", "seed_bytes"):
+        if key in record and not (isinstance(record[key], list) and all(_is_int(a) for a in record[key])):
+            raise ValueError(f"serialized state: {key!r} must be a list of ints, got {record[key]!r}")
+    for key in ("config", "options"):
+        if record.get(key) is not None and not isinstance(record[key], dict):
+            raise ValueError(f"serialized state: {key!r} must be an object, got {record[key]!r}")
+    if "seed_bytes" in record and ("seed" in record or "actions" in record):
+        raise ValueError("serialized state: 'seed_bytes' (before the deal) goes without 'seed' and 'actions'")
+    if record.get("actions") and seed is None and record.get("options") is None:
+        raise ValueError("serialized state: 'actions' need the 'seed' (or reset 'options') they follow")
+
+
 class CardzooState(pyspiel.State):
     """One position: a `Table` (None at the chance nodes, which collect the seed's bytes in
     `seed_bytes`), the returns so far and each seat's observation history.
@@ -290,6 +317,7 @@ class CardzooState(pyspiel.State):
     def from_record(cls, game: CardzooGame, record: dict) -> "CardzooState":
         """The state of a record (`serialize`): the episode replayed, every seat's digests rebuilt."""
         state = cls(game)
+        _check_record(record)
         if record.get("game", game.spec.name) != game.spec.name:
             raise ValueError(f"a {record.get('game')!r} record is not a state of cardzoo_{game.spec.name}")
         seed, options = record.get("seed"), record.get("options")

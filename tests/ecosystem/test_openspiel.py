@@ -235,6 +235,23 @@ def test_a_clone_keeps_the_history():
         assert twin.history() == state.history() + [a] and len(state.history()) == 13
 
 
+@pytest.mark.parametrize("text,message", [
+    ("[]", "a serialized cardzoo state is a JSON object, not list"),
+    ("null", "not NoneType"),
+    ('{"seed": "x"}', "'seed' must be an int >= 0, got 'x'"),
+    ('{"seed": 5.5, "actions": []}', "'seed' must be an int >= 0, got 5.5"),     # was read as seed 5
+    ('{"seed": 5, "actions": 5}', "'actions' must be a list of ints, got 5"),
+    ('{"actions": [52]}', "'actions' need the 'seed'"),                          # the actions were dropped
+    ('{"seed": 5, "actions": [], "extra": 1}', "unknown key\\(s\\) 'extra'"),
+    ('{"seed": 5, "options": "deal"}', "'options' must be an object"),
+])
+def test_a_corrupted_serialized_state_is_a_value_error(text, message):
+    game = pyspiel.load_game("cardzoo_courtpiece")
+    with pytest.raises(ValueError, match=message):
+        game.deserialize_state(text)
+    assert game.deserialize_state('{"seed": 5, "actions": [52]}').history() == [0, 0, 0, 5, 52]
+
+
 @pytest.mark.parametrize("name", ["cardzoo_courtpiece", "cardzoo_shengji"])
 def test_clones_are_independent(name):
     game, state = _dealt(name, steps=30)
