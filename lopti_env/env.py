@@ -651,7 +651,9 @@ class raw_env(_Game, CardGameEnv):
         """Bookkeeping of a step that may have changed the phase or ended a round."""
         self._c_phase = int(self._f_phase[0])
         if int(self._f_rounds[0]) > len(self._round_winners):  # this step ended a round: rewards (section 5)
-            w = int(self._st["winner"][0])
+            # a session step that ended a round has already begun the next one, whose deal clears
+            # `winner`: the finished round's winner is then `prev_winner` (LO-10.2, LO-9.3)
+            w = int(self._st["winner" if self._c_phase == K.DONE else "prev_winner"][0])
             self._round_winners.append(w if w >= 0 else None)
             self._paid_now = True
         else:

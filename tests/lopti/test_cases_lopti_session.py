@@ -366,3 +366,23 @@ def test_lopti_case_8_38():
     assert p["proposal"] is None
     _assert_dealt(env, 3)
     assert_legal(env, [96, 102, 103, 104], s=1)
+
+
+def test_round_winners_survive_the_next_rounds_deal():
+    """§9.5 `round_winners` lists every round's winner (LO-9.3). The step that ends a round also
+    runs the next round's automatic phases (docs/RULINGS.md, LOPTI 4); when no rule is to be made
+    (here the one rulebook slot is taken) and nobody has a creator window, that step deals the next
+    round at once, and the finished round's winner must still be recorded."""
+    S = state([seat(down="AC - -"), seat("4D")], pile=[(1, "5S")],
+              rules=[[1, 0, 1, 1, -1, ACTIVE]])
+    env = _session(S, 2, session_rounds=2, max_made_rules=1)
+    act(env, 53, "flip 0")  # AC is legal on 5S: P0 goes out and wins round 0
+    p = ps(env)
+    assert p["round"] == 1 and p["prev_winner"] == 0
+    assert p["phase"] == "proposal"  # round 1 was dealt within that step
+    _assert_dealt(env, 2)
+    while ps(env)["phase"] != "done":
+        play_out_round(env)
+    r = env.infos["player_0"]["result"]
+    assert r["round_winners"][0] == 0
+    assert len(r["round_winners"]) == 2
