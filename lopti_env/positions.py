@@ -63,7 +63,7 @@ def _same_places(i: int, mine, first) -> None:
 def load_positions(g, states, rows) -> None:
     """Put section 7.2 positions into games of the BatchGame g: the games rows[i] (an index array)
     get states[i]; the other games are left as they were. See ``BatchGame.load_positions``."""
-    from lopti_env.env import inject_state
+    from lopti_env.env import _group, inject_state
 
     if not isinstance(states, (list, tuple)) or not states:
         raise ValueError("states must be a non-empty list of section 7.2 positions")
@@ -89,6 +89,13 @@ def load_positions(g, states, rows) -> None:
     inject_state(st, g.config, g.cfg, states[0])
     K.refresh_mask(st, 0, g.cfg)
     rec = st[0]
+    # known cards are public (section 3.2), so every sampled world keeps them in their seat's hand;
+    # the later states take states[0]'s known masks, which must lie in their own hands
+    for i, (hands, _, _) in enumerate(dealt[1:], 1):
+        for s in range(n):
+            missing = int(rec["known"][s]) & ~sum(1 << c for c in hands[s])
+            if missing:
+                raise ValueError(f"states[{i}] seat {s}: its hand lacks states[0]'s known card(s) {_group(missing)}")
     g.st[idx[0]] = rec
     for (hands, downs, draw), r in zip(dealt[1:], idx[1:]):
         for s in range(n):

@@ -66,6 +66,8 @@ def test_lopti_batch_load_positions_equals_the_aec_reset():
     ([LOAD_A, {**LOAD_B, "seats": LOAD_B["seats"][:2]}], [[0], [1]], "3 seats"),
     ([LOAD_A, {**LOAD_B, "draw": "KC QS"}], [[0], [1]], "redealt"),
     ([{**LOAD_A, "pile": [[1, "6C 7C"]]}], [[0]], "one rank"),
+    # known cards are public (section 3.2): a redeal may not take states[0]'s known KC out of seat 1's hand
+    ([{**LOAD_A, "known": {1: "KC"}}, LOAD_B], [[0], [1]], "known"),
 ])
 def test_lopti_batch_load_positions_rejects_bad_input(states, rows, match):
     g = lopti_env.BatchGame(4, num_players=3)
