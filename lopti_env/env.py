@@ -308,6 +308,10 @@ def inject_state(st, cfg: LoptiConfig, cfgarr, S):
     out = [_seat_int(s, n, "out") for s in outl]
     if len(set(out)) != len(out) or len(out) >= n:
         raise ValueError(f"state out {out!r}: repeated seats, or no player left")
+    if out and phase != "play":
+        # nobody is out before a round's play starts (LO-2.6, LO-9.1): an out seat would answer the
+        # swap phase and then be the round's leader with no legal action
+        raise ValueError(f"state out {out!r}: only a 'play' position has seats out, not phase {phase!r}")
     kn = S.get("known", {})
     if not isinstance(kn, dict):
         raise ValueError("state known must be a dict {seat: cards}")

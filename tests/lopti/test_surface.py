@@ -66,6 +66,21 @@ def test_lopti_reset_errors_leave_env_unchanged():
         assert u.public_state() == before
 
 
+@pytest.mark.parametrize("phase, session", [("swap", False), ("proposal", True), ("creator", True)])
+def test_lopti_state_before_play_rejects_out_seats(phase, session):
+    """§7.2 rejects impossible positions: nobody is out before a round's play starts (LO-2.6's swap
+    phase follows the deal, LO-9.1), so a pre-play position with `out` is one. Accepted, it made the
+    out seat answer the swap phase and then lead the round with no legal action."""
+    e = lopti_env.env(num_players=3, session=session)
+    e.reset(seed=3)
+    before = e.unwrapped.public_state()
+    S = {"phase": phase, "out": [0], "seats": [{"hand": ""}, {"hand": "4C 5C 6C", "up": "7C 8C 9C"},
+                                                 {"hand": "4D 5D 6D", "up": "7D 8D 9D"}]}
+    with pytest.raises(ValueError, match="out"):
+        e.reset(seed=9, options={"state": S})
+    assert e.unwrapped.public_state() == before
+
+
 def test_lopti_same_seed_same_game_and_deals_reproduce():
     e1, e2 = lopti_env.env(num_players=4, session=True, session_rounds=2), lopti_env.env(num_players=4,
                                                                                        session=True,
