@@ -347,8 +347,11 @@ def inject_state(st, cfg: LoptiConfig, cfgarr, S):
                 raise ValueError(f"state: active seat {s} holds no card")
             if s not in out and hands[s] == 0 and any(c >= 0 for c in ups[s]):
                 raise ValueError(f"state: seat {s} has an empty hand while face-up cards remain (LO-8.1)")
-    if phase == "swap" and pile_plays:
-        raise ValueError("state phase 'swap' needs an empty pile")
+    # LO-2.5: a round's play starts on an empty table with no 3s played yet
+    if phase != "play" and pile_plays:
+        raise ValueError(f"state phase {phase!r} needs an empty pile")
+    if phase != "play" and chain:
+        raise ValueError(f"state phase {phase!r} needs chain 0 (no 3s are played before the round's play)")
     to_act = _seat_int(S.get("to_act", leader), n, "to_act")
     if phase == "play" and to_act in out:
         raise ValueError(f"state to_act {to_act} is out")

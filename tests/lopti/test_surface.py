@@ -81,6 +81,23 @@ def test_lopti_state_before_play_rejects_out_seats(phase, session):
     assert e.unwrapped.public_state() == before
 
 
+@pytest.mark.parametrize("phase", ["proposal", "creator", "rule_making"])
+@pytest.mark.parametrize("table", [{"pile": [[1, "KS"]]}, {"chain": 2}])
+def test_lopti_session_state_before_play_needs_an_empty_table(phase, table):
+    """LO-2.5: a round's play starts on an empty table with no 3s played yet (as §7.2 already asks of a
+    "swap" position); a session position before the play whose seats are given is played as it is, so
+    a pile or a chain there is impossible. Accepted, the round started on the injected pile."""
+    e = lopti_env.env(num_players=3, session=True)
+    e.reset(seed=3)
+    before = e.unwrapped.public_state()
+    S = {"phase": phase, "prev_winner": 1, "seats": [{"hand": "4C 5C 6C", "up": "7C 8C 9C"},
+                                                     {"hand": "4D 5D 6D", "up": "7D 8D 9D"},
+                                                     {"hand": "4H 5H 6H", "up": "7H 8H 9H"}], **table}
+    with pytest.raises(ValueError, match="pile" if "pile" in table else "chain"):
+        e.reset(seed=9, options={"state": S})
+    assert e.unwrapped.public_state() == before
+
+
 def test_lopti_same_seed_same_game_and_deals_reproduce():
     e1, e2 = lopti_env.env(num_players=4, session=True, session_rounds=2), lopti_env.env(num_players=4,
                                                                                        session=True,
