@@ -205,6 +205,8 @@ def inject_state(st, cfg: LoptiConfig, cfgarr, S):
     rnd = _int(S.get("round", 0), "round", 0, cfg.num_rounds() - 1)
     dealer = _seat_int(S.get("dealer", (cfg.first_dealer + rnd) % n), n, "dealer")
     prev_winner = _seat_int(S.get("prev_winner"), n, "prev_winner", allow_none=True)
+    if prev_winner >= 0 and rnd == 0:  # LO-2.5, LO-10.2: round 0 follows no round
+        raise ValueError("state prev_winner needs round >= 1 (round 0 has no previous round)")
     leader = _seat_int(S.get("leader", prev_winner if prev_winner >= 0 else dealer), n, "leader")
     # switches
     sw = cfg.switches()

@@ -90,10 +90,26 @@ def test_lopti_session_state_before_play_needs_an_empty_table(phase, table):
     e = lopti_env.env(num_players=3, session=True)
     e.reset(seed=3)
     before = e.unwrapped.public_state()
-    S = {"phase": phase, "prev_winner": 1, "seats": [{"hand": "4C 5C 6C", "up": "7C 8C 9C"},
-                                                     {"hand": "4D 5D 6D", "up": "7D 8D 9D"},
-                                                     {"hand": "4H 5H 6H", "up": "7H 8H 9H"}], **table}
+    S = {"phase": phase, "round": 1, "prev_winner": 1, "seats": [{"hand": "4C 5C 6C", "up": "7C 8C 9C"},
+                                                                 {"hand": "4D 5D 6D", "up": "7D 8D 9D"},
+                                                                 {"hand": "4H 5H 6H", "up": "7H 8H 9H"}], **table}
     with pytest.raises(ValueError, match="pile" if "pile" in table else "chain"):
+        e.reset(seed=9, options={"state": S})
+    assert e.unwrapped.public_state() == before
+
+
+@pytest.mark.parametrize("phase", ["play", "rule_making"])
+def test_lopti_state_round_0_has_no_previous_winner(phase):
+    """LO-2.5, LO-10.2: round 0 has no previous round, so no previous winner and no rule making (it
+    starts at phase 2 only for rounds i >= 1). Accepted, round 0 let a winner make a rule recorded
+    with made_round -1, the mark of a configured or carried-over rule (LO-11.1)."""
+    e = lopti_env.env(num_players=3, session=True)
+    e.reset(seed=3)
+    before = e.unwrapped.public_state()
+    S = {"phase": phase, "round": 0, "prev_winner": 1}
+    if phase == "play":
+        S["seats"] = [{"hand": "4C"}, {"hand": "4D"}, {"hand": "4H"}]
+    with pytest.raises(ValueError, match="prev_winner"):
         e.reset(seed=9, options={"state": S})
     assert e.unwrapped.public_state() == before
 
