@@ -474,7 +474,18 @@ class _Game:
             lst = deal["deals"]
             if not isinstance(lst, (list, tuple)) or not 1 <= len(lst) <= self.R:
                 raise ValueError(f"options['deal']['deals'] must list 1..{self.R} deals")
-            fd = _dealer_of(deal, n, _dealer_of(lst[0], n, self.config.first_dealer))
+            # 7.1: "dealer" fixes round 0's dealer, given beside "deals" or in its first deal; later
+            # rounds' dealers follow from it (LO-2.5), so a dealer there or a second, different one is
+            # an error rather than ignored
+            later = [i for i, d in enumerate(lst) if i and isinstance(d, dict) and "dealer" in d]
+            if later:
+                raise ValueError(f"deal of round {later[0]}: 'dealer' is for round 0 only (round i is dealt "
+                                 "by (first dealer + i) mod N, LO-2.5)")
+            fd = _dealer_of(lst[0], n, self.config.first_dealer)
+            if "dealer" in deal and isinstance(lst[0], dict) and "dealer" in lst[0] and _dealer_of(deal, n, fd) != fd:
+                raise ValueError(f"options['deal'] names two first dealers: 'dealer' {deal['dealer']!r} and "
+                                 f"round 0's {lst[0]['dealer']!r}")
+            fd = _dealer_of(deal, n, fd)
             return fd, {i: deck_from_deal(d, n, (fd + i) % n, f"deal of round {i}") for i, d in enumerate(lst)}
         fd = _dealer_of(deal, n, self.config.first_dealer)
         return fd, {0: deck_from_deal(deal, n, fd)}

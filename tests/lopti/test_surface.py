@@ -66,6 +66,25 @@ def test_lopti_reset_errors_leave_env_unchanged():
         assert u.public_state() == before
 
 
+def test_lopti_session_deals_take_one_first_dealer():
+    """7.1: a dealer beside "deals" or in round 0's deal sets the first dealer (LO-2.5: round i's dealer
+    follows from it); one in a later round's deal, or two different ones, is a ValueError, the env as it was."""
+    e = lopti_env.env(num_players=3, session=True, session_rounds=3)
+    e.reset(seed=3)
+    u = e.unwrapped
+    before = u.public_state()
+    deck = list(range(52))
+    for bad, words in (({"deals": [{"deck": deck}, {"deck": deck, "dealer": 2}]}, "round 1: 'dealer' is for round 0"),
+                       ({"dealer": 1, "deals": [{"deck": deck, "dealer": 2}]}, "two first dealers")):
+        with pytest.raises(ValueError, match=words):
+            e.reset(seed=9, options={"deal": bad})
+        assert u.public_state() == before
+    for deal in ({"dealer": 2, "deals": [{"deck": deck}]}, {"deals": [{"deck": deck, "dealer": 2}]},
+                 {"dealer": 2, "deals": [{"deck": deck, "dealer": 2}, {"deck": deck[::-1]}]}):
+        e.reset(seed=9, options={"deal": deal})
+        assert u.public_state()["dealer"] == 2
+
+
 @pytest.mark.parametrize("phase, session", [("swap", False), ("proposal", True), ("creator", True)])
 def test_lopti_state_before_play_rejects_out_seats(phase, session):
     """§7.2 rejects impossible positions: nobody is out before a round's play starts (LO-2.6's swap
