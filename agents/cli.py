@@ -456,7 +456,7 @@ def _ask_move(name: str, raw, legal: list):
 def cmd_play(args) -> int:
     from agents import make_agent
     from cardzoo.registry import make
-    from cardzoo.web.views import table_view, view_text
+    from cardzoo.web.views import move_label, public_move, result_view, table_view, view_text
 
     cfg = env_config(args)
     env = make(args.game, render_mode="ansi", **cfg)
@@ -468,9 +468,11 @@ def cmd_play(args) -> int:
               make_agent(args.opponents, args.game, seed=args.seed + s, env_config=cfg) for s in range(n)]
     env.reset(seed=args.seed)
     totals = [0.0] * n
+    result = None
     for name in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
+        obs, _, term, trunc, info = env.last()
         if term or trunc:
+            result = info.get("result", result)   # the infos go with the agents' last steps
             env.step(None)
             continue
         seat = raw.possible_agents.index(name)
@@ -486,16 +488,24 @@ def cmd_play(args) -> int:
             if ag.needs_env:
                 ag.observe_env(env, seat)
             action = ag.act(obs["observation"], obs["action_mask"])
-            if args.auto:
-                print(f"{name}: {raw.action_name(action)}")
+            told = raw.action_name(action)
+            if not args.auto:  # the person sees another seat's move as the web table logs it: a hidden
+                # one by its kind ("buries a card"), a silent one (a Sheng Ji window's pass) not at all
+                shown = public_move(args.game, raw.infos[name]["phase"], told)
+                told = shown if shown != told else move_label(args.game, raw, seat, told) or told
+            if told is not None:
+                print(f"{name}: {told}")
         env.step(int(action))
         for s, nm in enumerate(raw.possible_agents):
             totals[s] += env.rewards.get(nm, 0.0)
     print(env.render())
     print("rewards:", {f"player_{s}": round(r, 3) for s, r in enumerate(totals)})
-    info = env.infos.get(raw.possible_agents[0], {}) if env.infos else {}
-    if "result" in info:
-        print("result:", info["result"])
+    if result is not None:
+        summary = result_view(args.game, result, totals, None if args.auto else args.seat,
+                              cfg.get("episode") == "match")
+        print(summary["headline"])
+        for label, text in summary["rows"]:
+            print(f"  {label}: {text}")
     return 0
 
 

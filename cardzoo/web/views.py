@@ -101,13 +101,15 @@ def _suit(suit: int | str) -> str:
 def _courtpiece_label(raw, seat: int, action: str) -> str:
     """A Court Piece decision in words (courtpiece.md section 4): what a suit, "pass" or a card means in
     the phase it is taken in: "call trump S" -> "call trump ♠", "pass" -> "pass: partner calls" or "keep the
-    five cards", a card in the hide phase -> "hide 7♠ face down"."""
+    five cards", a card in the hide phase -> "hide 7♠ face down", else "play 7♠"."""
     ps = raw.public_state()
     phase, words = ps["phase"], action.split()
     if words[:2] == ["call", "trump"]:
         return f"change trump to {_suit(words[2])}" if phase == "change_trump" else f"call trump {_suit(words[2])}"
     if words[0] == "play" and phase in ("hide", "band_hide", "change_trump"):
         return f"hide {card_symbol(card_index(words[1]))} face down"
+    if words[0] == "play":
+        return f"play {card_symbol(card_index(words[1]))}"
     # the words serve as buttons and as the log's words for any seat's move: no "my"
     return {("call", "pass"): "pass: partner calls", ("hide", "pass"): "pass: partner hides",
             ("change_cards", "pass"): "keep the five cards", ("change_cards", "change cards"): "change the five cards",

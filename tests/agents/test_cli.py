@@ -36,7 +36,9 @@ def test_arena_with_three_agents_prints_ratings(capsys):
 def test_play_auto_runs_a_whole_game(game, extra, capsys):
     require(game)
     assert main(["play", game, "--auto", "--seed", "3"] + extra) == 0
-    assert "rewards:" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "rewards:" in out and "\nGame over\n" in out     # the result in words follows (as on the web table)
+    assert {"courtpiece": "  Bazi: team ", "lopti": "  player_0: ", "shengji": "  Outcome: team "}[game] in out
 
 
 def test_play_human_reads_moves_from_stdin(monkeypatch, capsys):
@@ -105,3 +107,14 @@ def test_play_takes_the_words_of_a_legal_action():
         _typed_action("trump call H", raw, legal)   # the words, but not in their order
     card = raw.hand(raw.seat_of(raw.agent_selection))[0]
     assert _typed_action(card, raw, legal) == raw.action_from_name(f"play {card}")  # not legal now: play says so
+
+
+def test_play_tells_the_other_seats_moves_as_the_person_sees_them(monkeypatch, capsys):
+    """Between the person's turns the bots' moves are printed as the web table logs them: cards by suit
+    symbol, a Chhupa Rang card hidden face down only as "hides a card" (CP-7.1: nobody else sees it)."""
+    require("courtpiece")
+    monkeypatch.setattr("builtins.input", lambda prompt="": "quit")
+    assert main(["play", "courtpiece", "--variant", "chhupa_rang", "--seat", "2", "--seed", "0"]) == 0
+    told = [line for line in capsys.readouterr().out.splitlines() if re.match(r"player_[013]: ", line)]
+    assert told == ["player_0: hides a card", "player_0: show the face-down card", "player_0: play 2♥",
+                    "player_1: play J♥"]

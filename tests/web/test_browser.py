@@ -189,7 +189,8 @@ def test_play_a_court_piece_bazi_by_clicking_then_replay_it(browser, live_server
     assert browser.find_element(By.ID, "rp-pos").text == f"4 / {n}"
     current = browser.find_element(By.CSS_SELECTOR, "#log li.current").text
     step = end["record"]["steps"][3]
-    assert current == f"player_{step['actor']}: {step['action']}"
+    verb, card = step["action"].split()   # the log tells a card play by its suit symbol
+    assert current == f"player_{step['actor']}: {verb} {card[:-1].replace('T', '10')}{dict(zip('CDHS', '♣♦♥♠'))[card[-1]]}"
     hands = browser.find_elements(By.CSS_SELECTOR, ".seat .fan .card:not(.back)")
     assert len(hands) >= 4 * 5 - 4                                  # every hand face up in a replay
     shot(browser, "courtpiece-replay")

@@ -86,7 +86,8 @@ def test_bots_moves_come_one_frame_each_in_turn(client):
     seats = [m["seat"] for m in state["moves"]]
     assert 2 not in seats
     after = client.post(f"/api/games/{state['id']}/actions", json={"action": state["legal"][0]}).json()
-    assert after["moves"][0] == {"seat": 2, "action": state["legal"][0]}
+    assert after["moves"][0] == {"seat": 2, "action": state["legal"][0], "label": "play 5♣"}
+    assert state["legal"][0] == "play 5C"
     assert all(f["seats"][2]["cards"] is not None and f["seats"][0]["cards"] is None for f in after["frames"])
 
 
