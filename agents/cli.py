@@ -91,44 +91,47 @@ def add_train(sub) -> None:
     p.add_argument("--search", default=None, metavar="K=V,...",
                    help="residual: options of the labelling search agent (default: the game's; Court Piece "
                         "call_samples=0, card play only; call_samples=256 labels the trump calls too)")
-    p.add_argument("--label-against", choices=["search", "heuristic"], default="search",
-                   help="residual: the labelling search plays every seat (search), or half the seats against "
-                        "the heuristic (the match the policy is judged by)")
+    p.add_argument("--label-against", choices=["search", "heuristic"], default=None,
+                   help="residual: the labelling search plays every seat (search, the default), or half the seats "
+                        "against the heuristic (the match the policy is judged by)")
     p.add_argument("--labels-from", default=None, metavar="RUN",
                    help="residual: fit on the labels an earlier run kept (--keep-labels) instead of labelling")
     p.add_argument("--distill-from", default=None, metavar="CKPT",
                    help="residual: fit to this residual checkpoint's advantages over --label-games deals of its "
                         "own play instead of search labels (a smaller network, e.g. a search's rollout policy)")
-    p.add_argument("--keep-labels", action="store_true",
+    p.add_argument("--keep-labels", action="store_true", default=None,
                    help="residual: keep <out>/labels/labels_<w>.npz (by default deleted after the fit)")
     p.add_argument("--out", default=None, help="output folder (default runs/<game>-<variant>-s<seed>)")
-    p.add_argument("--envs", type=positive_int, default=512, help="games per iteration")
+    p.add_argument("--envs", type=positive_int, default=None, help="ppo: games per iteration (default 512)")
     p.add_argument("--hidden", type=positive_int, default=256)
-    p.add_argument("--layers", type=positive_int, default=2, help="residual: hidden layers")
-    p.add_argument("--ensemble", type=int_in(1, 64), default=1, metavar="K",
+    p.add_argument("--layers", type=positive_int, default=None, help="residual: hidden layers (default 2)")
+    p.add_argument("--ensemble", type=int_in(1, 64), default=None, metavar="K",
                    help="residual: fit K networks (1..64) on the same labels and play their mean (fitting takes "
                         "K times as long)")
-    p.add_argument("--lr", type=positive_float, default=1e-4, help="PPO learning rate")
+    p.add_argument("--lr", type=positive_float, default=None, help="ppo: learning rate (default 1e-4)")
     p.add_argument("--threads", type=positive_int, default=1, help="torch threads (the CPU is shared)")
     p.add_argument("--eval-deals", type=nonnegative_int, default=0,
                    help="duplicate deals of the final arena vs random and the heuristic (the model card's "
                         "table); the curve's evaluations play TrainConfig.eval_deals (100) each")
-    p.add_argument("--opponents", default="self,heuristic",
-                   help="opponents dealt game by game: self (past snapshots), heuristic, random, mirror "
+    p.add_argument("--opponents", default=None,
+                   help="ppo: opponents dealt game by game (default self,heuristic): self (past snapshots), heuristic, random, mirror "
                         "(the learner as it is now in every seat; every decision is a sample)")
-    p.add_argument("--teacher", default="heuristic",
-                   help="agent spec whose decisions are distilled before PPO (expert iteration); 'none' to skip")
-    p.add_argument("--distill-games", type=positive_int, default=4096,
-                   help="games the teacher plays (or labels) in each distillation round")
-    p.add_argument("--distill-rounds", type=positive_int, default=3,
-                   help="distillation rounds: the teacher's games, then the student's games labelled (DAgger)")
-    p.add_argument("--eval-every", type=nonnegative_int, default=10,
-                   help="iterations between evaluations (duplicate deals vs random and heuristic, on the curve)")
+    p.add_argument("--teacher", default=None,
+                   help="ppo: agent spec whose decisions are distilled before PPO (expert iteration; default "
+                        "heuristic); 'none' to skip")
+    p.add_argument("--distill-games", type=positive_int, default=None,
+                   help="ppo: games the teacher plays (or labels) in each distillation round (default 4096)")
+    p.add_argument("--distill-rounds", type=positive_int, default=None,
+                   help="ppo: distillation rounds: the teacher's games, then the student's games labelled (DAgger; "
+                        "default 3)")
+    p.add_argument("--eval-every", type=nonnegative_int, default=None,
+                   help="ppo: iterations between evaluations (duplicate deals vs random and heuristic, on the "
+                        "curve; default 10)")
     p.add_argument("--iterations", type=positive_int, default=None,
-                   help="stop after this many iterations (not --minutes)")
-    p.add_argument("--ray", action="store_true", help="collect rollouts on Ray actors, one BatchGame each "
+                   help="ppo: stop after this many iterations (not --minutes)")
+    p.add_argument("--ray", action="store_true", default=None, help="ppo: collect rollouts on Ray actors, one BatchGame each "
                                                       "(pip install \"cardzoo[ray]\"); a local Ray without --address")
-    p.add_argument("--address", default=None, help="Ray cluster to join (auto, host:6379, ray://host:10001); "
+    p.add_argument("--address", default=None, help="ppo: Ray cluster to join (auto, host:6379, ray://host:10001); "
                                                    "implies --ray")
     p.add_argument("--workers", type=positive_int, default=None,
                    help="ppo: rollout shards (default: 1 locally, every CPU of the Ray cluster with --ray); same "
@@ -169,6 +172,27 @@ def _table(rows):
 # the largest --seed of a training run: game and sample seeds are seed * 1_000_003 + ... (agents.train)
 TRAIN_SEED_MAX = 10**12
 
+# Options only one --algo reads, with their defaults (their parser default is None, so a given one is
+# seen): the other algo would drop them without a word, so naming one there is an error instead.
+RESIDUAL_ONLY = {"label_games": None, "ensemble": 1, "search": None, "label_against": "search",
+                 "labels_from": None, "distill_from": None, "keep_labels": False, "layers": 2}
+PPO_ONLY = {"envs": 512, "lr": 1e-4, "opponents": "self,heuristic", "teacher": "heuristic",
+            "distill_games": 4096, "distill_rounds": 3, "eval_every": 10, "iterations": None, "ray": False,
+            "address": None}
+
+
+def _algo_options(args) -> None:
+    """Refuse the options of the other --algo, then fill in the defaults of this one's."""
+    mine, other = (RESIDUAL_ONLY, PPO_ONLY) if args.algo == "residual" else (PPO_ONLY, RESIDUAL_ONLY)
+    given = [f"--{k.replace('_', '-')}" for k in other if getattr(args, k, None) is not None]
+    if given:
+        hint = " (residual training stops by --minutes or --label-games)" if "--iterations" in given else ""
+        raise ValueError(f"{', '.join(sorted(given))} {'is' if len(given) == 1 else 'are'} for --algo "
+                         f"{'ppo' if args.algo == 'residual' else 'residual'}, not {args.algo}{hint}")
+    for k, default in {**mine, **other}.items():
+        if getattr(args, k, None) is None:
+            setattr(args, k, default)
+
 
 def cmd_train(args) -> int:
     from tqdm import tqdm
@@ -179,13 +203,9 @@ def cmd_train(args) -> int:
     if args.seed > TRAIN_SEED_MAX:
         raise ValueError(f"--seed must be in 0..{TRAIN_SEED_MAX} for training (the seeds of its games and "
                          f"samples are derived from it and must stay inside numpy's range), got {args.seed}")
+    _algo_options(args)
     if args.algo == "residual":
-        if args.iterations is not None:
-            raise ValueError("--iterations counts PPO iterations; residual training stops by --minutes or "
-                             "--label-games")
         return cmd_train_residual(args, cfg)
-    if args.label_games is not None or args.ensemble != 1:
-        raise ValueError("--label-games and --ensemble are for --algo residual")
     out = args.out or f"runs/{args.game}-{cfg.get('variant', 'default')}-s{args.seed}"
     use_ray = args.ray or bool(args.address)
     if use_ray:

@@ -47,6 +47,16 @@ NONSENSE = {
     "train ppo with an ensemble": ["train", "courtpiece", "--ensemble", "3"],
     "train zero iterations": ["train", "courtpiece", "--iterations", "0"],
     "train more workers than envs": ["train", "courtpiece", "--envs", "4", "--workers", "8"],
+    # an option of the other --algo would be dropped without a word: a PPO run that ignores the
+    # checkpoint it was told to distil from, or a residual run that ignores its learning rate
+    "train ppo distilling a checkpoint": ["train", "courtpiece", "--distill-from", MENDI_CHECKPOINT],
+    "train ppo with labels": ["train", "courtpiece", "--label-against", "heuristic", "--keep-labels"],
+    "train ppo with a search": ["train", "lopti", "--search", "samples=4"],
+    "train ppo with layers": ["train", "shengji", "--layers", "3"],
+    "train residual with a learning rate": ["train", "courtpiece", "--algo", "residual", "--lr", "0.01"],
+    "train residual with opponents": ["train", "courtpiece", "--algo", "residual", "--opponents", "random"],
+    "train residual on ray": ["train", "courtpiece", "--algo", "residual", "--ray"],
+    "train residual with a teacher": ["train", "lopti", "--algo", "residual", "--teacher", "none"],
     "bench unknown game": ["bench", "--games", "nogame"],
     "bench negative budget": ["bench", "--budget", "-1"],
     "bench zero budget": ["bench", "--budget", "0"],
@@ -83,13 +93,28 @@ def _refused(argv, capsys) -> str:
 
 
 @pytest.mark.parametrize("argv", NONSENSE.values(), ids=NONSENSE.keys())
-def test_nonsense_is_one_line_on_stderr_and_a_nonzero_exit(argv, capsys):
+def test_nonsense_is_one_line_on_stderr_and_a_nonzero_exit(argv, capsys, monkeypatch):
     if argv[0] == "train" or "learned:" in " ".join(argv):
         pytest.importorskip("torch")
+        _no_training(monkeypatch)
     _refused(argv, capsys)
 
 
-def test_the_line_names_the_problem(capsys):
+def _no_training(monkeypatch) -> None:
+    """Refused means refused before any training starts: a run that starts fails the test at once."""
+    import agents.residual
+    import agents.train
+
+    def started(*a, **k):
+        raise AssertionError("a training run started")
+
+    monkeypatch.setattr(agents.train, "train", started)
+    monkeypatch.setattr(agents.residual, "train_residual", started)
+
+
+def test_the_line_names_the_problem(capsys, monkeypatch):
+    pytest.importorskip("torch")
+    _no_training(monkeypatch)
     assert "'foo'" in _refused(ARENA + ["--set", "foo=1"], capsys)
     assert "--deals" in _refused(ARENA[:4] + ["--deals", "-5"], capsys)
     assert "'bogus'" in _refused(["arena", "courtpiece", "random", "bogus"], capsys)
@@ -98,6 +123,10 @@ def test_the_line_names_the_problem(capsys):
     assert "samples='1.5' must be an integer" in _refused(["arena", "lopti", "random", "pimc:samples=1.5"], capsys)
     assert "trained on courtpiece with {'variant': 'mendi_coat'}, not with the default options" in _refused(
         ["arena", "courtpiece", "random", f"learned:{MENDI_CHECKPOINT}"], capsys)
+    assert "--distill-from, --layers are for --algo residual" in _refused(
+        ["train", "courtpiece", "--layers", "3", "--distill-from", MENDI_CHECKPOINT], capsys)
+    assert "--envs, --lr are for --algo ppo" in _refused(
+        ["train", "courtpiece", "--algo", "residual", "--envs", "64", "--lr", "0.01"], capsys)
 
 
 def test_play_without_stdin_ends_with_a_clean_message(monkeypatch, capsys):
