@@ -119,12 +119,13 @@ def agent_options(cls, text: str) -> dict:
     return out
 
 
-def _check_trained_config(path: str, agent, game: str, env_config: dict | None) -> None:
-    """A checkpoint plays the game options it was trained on (its JSON's env_config): another variant,
-    player count or deck count is a ValueError naming both (env_config None: the caller does not say)."""
+def check_trained_config(path: str, meta: dict | None, game: str, env_config: dict | None) -> None:
+    """A checkpoint plays the game options it was trained on (``meta``, its JSON: env_config): another
+    variant, player count or deck count is a ValueError naming both (env_config None: the caller does
+    not say). learned: agents, and the search agents' prior= and policy= networks, all check here."""
     from cardzoo.registry import game_config
 
-    trained = (getattr(agent, "meta", None) or {}).get("env_config")
+    trained = (meta or {}).get("env_config")
     if env_config is None or trained is None:
         return
     if game_config(game, **trained) != game_config(game, **env_config):
@@ -158,11 +159,11 @@ def make_agent(spec: str, game: str, seed: int | None = None, env_config: dict |
         path, _, opts = rest.partition(",")
         kind = residual_agent_class(path) if checkpoint_format(path) == RESIDUAL else LearnedAgent
         agent = kind(game, seed, checkpoint=path, **agent_options(kind, opts))
-        _check_trained_config(path, agent, game, env_config)
+        check_trained_config(path, getattr(agent, "meta", None), game, env_config)
     else:
         raise ValueError(f"unknown agent {spec!r}: use random, heuristic, greedy, pimc[:k=v,...] or learned:<path.pt>")
     agent.label = spec
     return agent
 
 
-__all__ = ["Agent", "RandomAgent", "legal_actions", "make_agent", "agent_options", "heuristic_class", "search_class"]
+__all__ = ["Agent", "RandomAgent", "legal_actions", "make_agent", "agent_options", "check_trained_config", "heuristic_class", "search_class"]

@@ -70,7 +70,7 @@ class DeterminizedSearch(Agent):
     def _learned_prior(self, path: str, seed: int | None) -> Agent:
         from agents import make_agent
 
-        agent = make_agent(f"learned:{path}", self.games[0], seed)
+        agent = make_agent(f"learned:{path}", self.games[0], seed, env_config=self.env_config)
         if agent.needs_env:
             raise ValueError(f"prior={path}: the prior must play from the observation alone")
         return agent

@@ -46,6 +46,7 @@ import time
 import numpy as np
 from numba import njit
 
+from agents import check_trained_config
 from agents.base import legal_actions
 from agents.courtpiece.endgame import solve_after, solver_scratch
 from agents.courtpiece.heuristic import FIRST5, HAND, PASS_BELOW, CourtPieceHeuristic
@@ -798,6 +799,7 @@ class PIMCAgent(DeterminizedSearch):
                 raise ValueError(f"policy must be one of {', '.join(map(repr, POLICIES))} or a checkpoint "
                                  f"(.pt), not {policy!r}")
             self.net, meta = jit_net(policy, "courtpiece")
+            check_trained_config(policy, meta, "courtpiece", self.env_config)
             self.net_margin = float(meta.get("margin", 0.0))
         if not 0.0 <= eps <= 1.0:
             raise ValueError(f"eps must be in [0, 1], got {eps!r}")

@@ -396,7 +396,7 @@ class ShengJiSearch(DeterminizedSearch):
         plays and answers the decisions that are not searched). Any other checkpoint: the base rule."""
         from agents import make_agent
 
-        agent = make_agent(f"learned:{path}", "shengji", seed)
+        agent = make_agent(f"learned:{path}", "shengji", seed, env_config=self.env_config)
         if not hasattr(agent, "pick"):
             return super()._learned_prior(path, seed)
         self.play_prior = agent

@@ -197,6 +197,22 @@ def test_the_search_with_a_learned_prior(tmp_path):
         make_agent(f"pimc:prior={tmp_path / 'missing.pt'}", "courtpiece", seed=0)
 
 
+def test_the_searchs_networks_must_be_of_the_game_options_it_plays():
+    """pimc:prior= and pimc:policy= checkpoints play the options they were trained on, as learned:
+    does: the Mendi Coat network is refused as the prior of a single_sar search, the single_sar
+    networks as the prior or rollout policy of a Mendi Coat or Double Sar search."""
+    ckpt = "agents/checkpoints/"
+    for spec, cfg in ((f"pimc:prior={ckpt}mendi_coat.pt", {}),
+                      (f"pimc:prior={ckpt}courtpiece.pt", {"variant": "mendi_coat"}),
+                      (f"pimc:policy={ckpt}courtpiece_rollout.pt", {"variant": "double_sar"})):
+        with pytest.raises(ValueError, match="was trained on courtpiece with"):
+            make_agent(spec, "courtpiece", seed=0, env_config=cfg)
+    # the options they were trained on (spelled out or left to the defaults) are accepted
+    make_agent(f"pimc:prior={ckpt}mendi_coat.pt", "courtpiece", seed=0, env_config={"variant": "mendi_coat"})
+    make_agent(f"pimc:prior={ckpt}courtpiece.pt,policy={ckpt}courtpiece_rollout.pt", "courtpiece", seed=0,
+               env_config={"variant": "single_sar"})
+
+
 def test_a_search_with_a_learned_prior_labels_advantages_over_the_heuristics_move():
     # the search's baseline is its prior's move, but the residual policy starts from the heuristic's:
     # the labels must be relative to the heuristic's move wherever the prior plays another card

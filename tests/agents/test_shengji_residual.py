@@ -213,3 +213,10 @@ def test_follows_with_more_plays_than_listed_keep_the_heuristics_play(monkeypatc
         res = duplicate_match("shengji", greedy if agent is greedy.chooser else search,
                               ShengJiHeuristic("shengji", 1), deals=1, seed=6)
         assert res.deals == 1 and agent.stats["fallbacks"] > before
+
+
+def test_a_search_prior_must_be_of_the_deck_count_it_plays():
+    """pimc:prior= plays the options it was trained on, as learned: does (the shipped policy: 2 decks)."""
+    with pytest.raises(ValueError, match="was trained on shengji with the default options, not with {'decks': 1}"):
+        make_agent("pimc:prior=agents/checkpoints/shengji.pt", "shengji", seed=0, env_config={"decks": 1})
+    make_agent("pimc:prior=agents/checkpoints/shengji.pt", "shengji", seed=0, env_config={"decks": 2})
