@@ -118,6 +118,25 @@ def _read_meta(jpath: Path, game: str | None) -> dict:
     return meta
 
 
+def load_weights(path: Path):
+    """torch.load(path, weights_only=True), or one ValueError naming the file and why it cannot be read.
+    torch's own messages run to several paragraphs and advise weights_only=False, which would run
+    whatever a forged file holds: only their cause is kept."""
+    torch = _torch()
+    try:
+        return torch.load(path, weights_only=True)
+    except Exception as e:  # truncated, not a torch file, content weights_only refuses: all unreadable
+        text = str(e)
+        if "Weights only load failed" in text:
+            # the cause is the paragraph after "WeightsUnpickler error:" or the "unsupported GLOBAL" one
+            parts = [p.strip() for p in text.split("\n\n") if p.strip()]
+            cause = next((p for p in parts if p.startswith(("Unsupported", "Trying to load"))), "")
+            why = "not a plain state dict of tensors" + (f" ({' '.join(cause.split())[:120]})" if cause else "")
+        else:
+            why = " ".join(text.split(". ")[0].split())[:160]
+        raise ValueError(f"{path}: unreadable weights: {why}") from None
+
+
 def load_checkpoint(path, game: str | None = None):
     """(model in eval mode, meta dict) from ``<name>.pt`` and ``<name>.json``.
 
@@ -136,10 +155,7 @@ def load_checkpoint(path, game: str | None = None):
     if not path.is_file() or not jpath.is_file():
         raise ValueError(f"checkpoint {path} needs both {path.name} and {jpath.name}")
     meta = _read_meta(jpath, game)
-    try:
-        state = torch.load(path, weights_only=True)
-    except Exception as e:  # truncated, not a torch file, or content weights_only refuses: all unreadable
-        raise ValueError(f"{path}: unreadable weights ({type(e).__name__}: {e})") from None
+    state = load_weights(path)
     want = _param_shapes(meta["obs_size"], meta["num_actions"], meta["hidden"], meta["layers"])
     if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
         raise ValueError(f"{path}: not a state dict of tensors")

@@ -338,7 +338,7 @@ def checkpoint_format(path) -> str | None:
 
 def load_residual(path):
     """(model in eval mode, meta); every defect of the files is one ValueError naming the file."""
-    torch = _torch()
+    _torch()  # the install hint when torch is missing, before any file is read
     path = Path(path).with_suffix(".pt")
     jpath = path.with_suffix(".json")
     if not path.is_file() or not jpath.is_file():
@@ -363,10 +363,9 @@ def load_residual(path):
         raise ValueError(f"{jpath}: decisions must be a list of {', '.join(rules.kinds)}, got {kinds!r}")
     if not isinstance(meta.get("scaled", False), bool):
         raise ValueError(f"{jpath}: scaled must be true or false, got {meta.get('scaled')!r}")
-    try:
-        state = torch.load(path, weights_only=True)
-    except Exception as e:  # truncated, not a torch file, refused by weights_only: all unreadable
-        raise ValueError(f"{path}: unreadable weights ({type(e).__name__}: {e})") from None
+    from agents.learned import load_weights
+
+    state = load_weights(path)
     model = build_residual_model(rules.obs_size, rules.num_actions, meta.get("hidden", 256), meta.get("layers", 2),
                                  meta.get("scaled", False), meta.get("members", 1), rules.play_features)
     want = {k: tuple(v.shape) for k, v in model.state_dict().items()}

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import pickle
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,6 +18,8 @@ import lopti_env
 import shengji_env
 from cardzoo.options import MAX_INT, SEED_MAX, NotResetError
 from cardzoo.wrappers import SingleSeatEnv
+
+ROOT = Path(__file__).resolve().parents[2]
 from env_snapshot import snapshot
 
 GAMES = {"courtpiece": courtpiece_env, "lopti": lopti_env, "shengji": shengji_env}
@@ -396,6 +401,36 @@ def test_checkpoint_loader_names_every_problem_in_one_value_error(tmp_path, case
     edit, pt_bytes, word = CHECKPOINT_CASES[case]
     with pytest.raises(ValueError, match=word):
         load_checkpoint(_checkpoint_copy(tmp_path, case, edit, pt_bytes))
+
+
+CORRUPT_WEIGHTS = {
+    "garbage": lambda b: bytes([255]) * 100,
+    "truncated": lambda b: b[:len(b) // 2],
+    "a pickled function": lambda b: pickle.dumps(os.getcwd),
+}
+
+
+@pytest.mark.parametrize("loader", ["ppo", "residual"])
+@pytest.mark.parametrize("case", CORRUPT_WEIGHTS)
+def test_unreadable_weights_are_one_short_line_without_torchs_advice(tmp_path, loader, case):
+    """A corrupt .pt is named in one short line saying why, and never passes on torch's advice to load
+    it with weights_only=False (which would run whatever the file holds)."""
+    pytest.importorskip("torch")
+    from agents.learned import load_checkpoint
+    from agents.residual import load_residual
+
+    if loader == "ppo":
+        path, load = _checkpoint_copy(tmp_path, "bad", None, CORRUPT_WEIGHTS[case]), load_checkpoint
+    else:
+        for ext in (".pt", ".json"):
+            (tmp_path / f"bad{ext}").write_bytes((ROOT / "agents" / "checkpoints" / f"lopti{ext}").read_bytes())
+        path, load = tmp_path / "bad.pt", load_residual
+        path.write_bytes(CORRUPT_WEIGHTS[case](path.read_bytes()))
+    with pytest.raises(ValueError) as e:
+        load(path)
+    message = str(e.value)
+    assert message.startswith(f"{path}: unreadable weights") and "\n" not in message, message
+    assert "weights_only" not in message and len(message) < 250 + len(str(path)), message
 
 
 def test_checkpoint_loader_missing_unreadable_and_wrong_game(tmp_path):
