@@ -20,33 +20,42 @@ several runs could share the actors. The checkpoint is in the agents' format:
 """
 from __future__ import annotations
 
-import argparse
 import sys
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from cardzoo.cli import CliParser, nonnegative_int, positive_float, positive_int
+
+    # cardzoo's parser: a bad argument is one line and exit status 2, before Ray starts
+    parser = CliParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="courtpiece", choices=["courtpiece", "lopti", "shengji"])
     parser.add_argument("--variant", default=None, help="Court Piece variant (default: the game's default)")
     parser.add_argument("--address", default=None, help="Ray cluster address (default: a new local Ray)")
-    parser.add_argument("--workers", type=int, default=2, help="Ray actors")
-    parser.add_argument("--envs", type=int, default=128, help="games per actor per iteration")
-    parser.add_argument("--iterations", type=int, default=20)
-    parser.add_argument("--hidden", type=int, default=256)
-    parser.add_argument("--layers", type=int, default=2)
-    parser.add_argument("--lr", type=float, default=3e-4)
-    parser.add_argument("--snapshot-every", type=int, default=5)
-    parser.add_argument("--pool-size", type=int, default=8)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=positive_int, default=2, help="Ray actors")
+    parser.add_argument("--envs", type=positive_int, default=128, help="games per actor per iteration")
+    parser.add_argument("--iterations", type=positive_int, default=20)
+    parser.add_argument("--hidden", type=positive_int, default=256)
+    parser.add_argument("--layers", type=positive_int, default=2)
+    parser.add_argument("--lr", type=positive_float, default=3e-4)
+    parser.add_argument("--snapshot-every", type=positive_int, default=5)
+    parser.add_argument("--pool-size", type=positive_int, default=8)
+    parser.add_argument("--seed", type=nonnegative_int, default=0)
     parser.add_argument("--out", default="runs/ray_selfplay")
     args = parser.parse_args(argv)
+    env_config = {} if args.variant is None else {"variant": args.variant}
+    try:
+        from cardzoo.registry import make
+
+        make(args.game, raw=True, **env_config)   # the game's own check of its options
+    except ValueError as e:
+        parser.error(str(e))
 
     import ray
 
     from agents.distributed import RayCollector, init_ray
     from agents.train import TrainConfig, train
 
-    cfg = TrainConfig(game=args.game, env_config={} if args.variant is None else {"variant": args.variant},
+    cfg = TrainConfig(game=args.game, env_config=env_config,
                       seed=args.seed, max_iterations=args.iterations, n_envs=args.envs * args.workers,
                       hidden=args.hidden, layers=args.layers, lr=args.lr, snapshot_every=args.snapshot_every,
                       pool_size=args.pool_size, workers=args.workers, ray=True, ray_address=args.address)

@@ -14,7 +14,6 @@ driver's own CPU per iteration (broadcast, gather, merge).
 """
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
@@ -47,14 +46,19 @@ def _time(collector, weights, repeats: int, cfg) -> tuple[float, int, float, flo
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from cardzoo.cli import CliParser, nonnegative_int, positive_int
+
+    # cardzoo's parser: a bad argument is one line and exit status 2, before anything is timed
+    parser = CliParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="courtpiece", choices=["courtpiece", "lopti", "shengji"])
-    parser.add_argument("--envs", type=int, default=256)
-    parser.add_argument("--hidden", type=int, default=256)
-    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--envs", type=positive_int, default=256)
+    parser.add_argument("--hidden", type=positive_int, default=256)
+    parser.add_argument("--workers", type=positive_int, nargs="+", default=[1, 2])
+    parser.add_argument("--repeats", type=positive_int, default=3)
+    parser.add_argument("--seed", type=nonnegative_int, default=0)
     args = parser.parse_args(argv)
+    if max(args.workers) > args.envs:  # every actor plays at least one of the iteration's games
+        parser.error(f"--workers must be in 1..--envs ({args.envs}), got {max(args.workers)}")
 
     import ray
     import torch
