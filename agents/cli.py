@@ -83,7 +83,9 @@ def add_train(sub) -> None:
                    help="ppo: distil the heuristic, then masked PPO; residual (Court Piece, LOPTI, Sheng Ji): label "
                         "decisions with the search agent, fit the heuristic's overrides (agents/residual.py)")
     p.add_argument("--minutes", type=positive_float, default=5.0,
-                   help="wall time (residual: of labelling; fitting follows)")
+                   help="wall time (residual: of labelling; fitting follows). ppo: distillation included, but "
+                        "its first round always runs in full (4096 games: 3-7 minutes on 2 cores); "
+                        "--distill-games 256 or --teacher none for a quick run")
     p.add_argument("--label-games", type=positive_int, default=None,
                    help="residual: label exactly this many deals per worker instead of --minutes (reproducible)")
     p.add_argument("--epochs", type=positive_int, default=None,
