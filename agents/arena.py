@@ -258,8 +258,7 @@ def duplicate_match(game: str, a, b, deals: int = 100, config: dict | None = Non
     deal_list = [random_deal(game, rng, config) for _ in range(deals)]
     if engine == "auto":
         engine = "aec" if (a.needs_env or b.needs_env or time_limits) else "batch"
-    if engine not in ("aec", "batch"):
-        raise ValueError(f"engine must be 'auto', 'aec' or 'batch', not {engine!r}")
+    check_engine(engine, (a, b))
     if engine == "batch" and time_limits:
         raise ValueError("time limits are timed per decision, which only the 'aec' engine does")
     for ag in (a, b):
@@ -297,6 +296,19 @@ def duplicate_match(game: str, a, b, deals: int = 100, config: dict | None = Non
                        deals * len(lineups))
 
 
+def check_engine(engine: str, agents) -> None:
+    """A ValueError unless ``engine`` can play every one of ``agents``: the batch engine hands an agent
+    observations only (act_batch), so an agent that reads the env (``needs_env``: the search agents,
+    Sheng Ji's residual policy) would not play as itself there."""
+    if engine not in ("auto", "aec", "batch"):
+        raise ValueError(f"engine must be 'auto', 'aec' or 'batch', not {engine!r}")
+    if engine == "batch":
+        for ag in agents:
+            if ag.needs_env:
+                raise ValueError(f"the 'batch' engine plays from observations only, and {_label(ag)} needs the "
+                                 "env (it reads the game's state): use the 'aec' engine, or 'auto'")
+
+
 def _label(agent) -> str:
     return getattr(agent, "label", None) or getattr(agent, "name", type(agent).__name__)
 
@@ -308,6 +320,9 @@ def rate(game: str, agents: dict, deals: int = 50, config: dict | None = None, s
     Returns (ratings: list of dicts sorted best first, results: list of MatchResult)."""
     from openskill.models import PlackettLuce
 
+    for name, ag in agents.items():  # every pair's engine is known before the first pair plays
+        ag.label = name
+    check_engine(engine, agents.values())
     model = PlackettLuce()
     ratings = {name: model.rating(name=name) for name in agents}
     results = []

@@ -108,3 +108,17 @@ def test_call_timeouts_replace_slow_calls():
     res = duplicate_match("courtpiece", a, b, deals=3, config={"call_seconds": 1e-9}, seed=0, time_limits=True)
     assert res.timeouts >= 3            # every call step timed out (CP-12.2)
     assert res.games_played == 6
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_batch_engine_refuses_an_agent_that_needs_the_env(game):
+    """The search agents read the env (needs_env); on the batch engine they used to play their
+    heuristic fallback unannounced, so a "pimc" row of the table was the heuristic's. Refused instead,
+    by name, before a game is played; round robins (rate) too."""
+    search, h = make_agent("pimc", game, seed=0), make_agent("heuristic", game, seed=1)
+    with pytest.raises(ValueError, match="'batch' engine .* pimc needs the env"):
+        duplicate_match(game, search, h, 1, engine="batch")
+    with pytest.raises(ValueError, match="'batch' engine .* pimc needs the env"):
+        rate(game, {"pimc": search, "heuristic": h, "random": make_agent("random", game, seed=2)}, 1,
+             engine="batch")
+    assert search.stats["decisions"] == 0
