@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import shlex
 import sys
 import time
@@ -369,6 +370,15 @@ def match_json(res, config: dict) -> dict:
             "ci95": [lo, hi], "score_diff": res.mean_diff, "score_ci95": [_finite(dlo), _finite(dhi)]}
 
 
+def one_torch_thread() -> None:
+    """Learned agents run one small forward pass per decision, which torch's default thread pool makes
+    7-9 times slower on a busy 2-core machine than one thread: one thread, unless the user set
+    OMP_NUM_THREADS (torch is only set when an agent imported it)."""
+    torch = sys.modules.get("torch")
+    if torch is not None and "OMP_NUM_THREADS" not in os.environ:
+        torch.set_num_threads(1)
+
+
 def make_agents(specs, game: str, seed: int, cfg: dict) -> dict:
     """label -> agent for the arena; a spec given twice gets a #index suffix."""
     from agents import make_agent
@@ -380,6 +390,7 @@ def make_agents(specs, game: str, seed: int, cfg: dict) -> dict:
         name = spec if spec not in agents else f"{spec}#{i}"
         agents[name] = make_agent(spec, game, seed=seed + 101 * i, env_config=cfg)
         agents[name].label = name
+    one_torch_thread()
     return agents
 
 
@@ -488,6 +499,7 @@ def cmd_play(args) -> int:
         raise ValueError(f"--seat must be 0..{n - 1}, got {args.seat}")
     agents = [None if (s == args.seat and not args.auto) else
               make_agent(args.opponents, args.game, seed=args.seed + s, env_config=cfg) for s in range(n)]
+    one_torch_thread()
     env.reset(seed=args.seed)
     totals = [0.0] * n
     result = None

@@ -118,3 +118,26 @@ def test_play_tells_the_other_seats_moves_as_the_person_sees_them(monkeypatch, c
     told = [line for line in capsys.readouterr().out.splitlines() if re.match(r"player_[013]: ", line)]
     assert told == ["player_0: hides a card", "player_0: show the face-down card", "player_0: play 2♥",
                     "player_1: play J♥"]
+
+
+@pytest.mark.parametrize("command", [["arena", "shengji", "learned:agents/checkpoints/shengji.pt", "random",
+                                      "--deals", "1"],
+                                     ["play", "courtpiece", "--auto", "--opponents",
+                                      "learned:agents/checkpoints/courtpiece.pt"]])
+def test_learned_agents_play_on_one_torch_thread(command, monkeypatch, capsys):
+    """A learned agent runs one small forward pass per decision: on torch's default thread pool that
+    cost 7-9 times one thread's time on a busy 2-core machine (13 ms a Sheng Ji decision against 1.5).
+    arena and play use one thread, unless OMP_NUM_THREADS says otherwise."""
+    torch = pytest.importorskip("torch")
+    before = torch.get_num_threads()
+    try:
+        monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+        torch.set_num_threads(2)
+        assert main(command) == 0
+        assert torch.get_num_threads() == 1
+        monkeypatch.setenv("OMP_NUM_THREADS", "2")
+        torch.set_num_threads(2)
+        assert main(command) == 0
+        assert torch.get_num_threads() == 2       # the user's own setting stands
+    finally:
+        torch.set_num_threads(before)
