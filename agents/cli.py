@@ -150,7 +150,8 @@ def add_arena(sub) -> None:
                                              "learned:<ckpt.pt>")
     p.add_argument("--deals", type=positive_int, default=100)
     p.add_argument("--engine", choices=["auto", "batch", "aec"], default="auto")
-    p.add_argument("--time-limits", action="store_true", help="apply the game's timeout rules (Court Piece)")
+    p.add_argument("--time-limits", action="store_true",
+                   help="apply Court Piece's timeout rules (CP-12; the other games have none)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object on the last line")
     p.add_argument("--save-records", metavar="DIR", default=None,
                    help="save every game played as a record file in DIR (replay: cardzoo replay FILE --check)")
@@ -401,6 +402,8 @@ def cmd_arena(args) -> int:
 
     if len(args.agents) < 2:
         raise ValueError("arena needs at least two agents")
+    if args.time_limits and args.game != "courtpiece":
+        raise ValueError(f"--time-limits applies Court Piece's timeout rules (CP-12); {args.game} has none")
     if args.engine == "batch" and args.time_limits:
         raise ValueError("--time-limits are timed per decision, which only --engine aec does")
     cfg = env_config(args)

@@ -68,6 +68,9 @@ NONSENSE = {
                                                f"learned:{ROOT}/agents/checkpoints/courtpiece.pt,margin=x"],
     "serve port out of range": ["serve", "--port", "99999"],
     "arena batch engine with time limits": ARENA + ["--engine", "batch", "--time-limits"],
+    # only Court Piece has timeout rules (CP-12): elsewhere the flag did nothing but slow the match down
+    "arena time limits in lopti": ["arena", "lopti", "random", "random", "--deals", "1", "--time-limits"],
+    "arena time limits in shengji": ["arena", "shengji", "random", "random", "--deals", "1", "--time-limits"],
     "checkpoint of another variant": ["arena", "courtpiece", "random", f"learned:{MENDI_CHECKPOINT}"],
     "checkpoint of another player count": ["arena", "lopti", "--set", "num_players=3", "random",
                                            f"learned:{LOPTI_CHECKPOINT}"],
