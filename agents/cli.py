@@ -185,6 +185,16 @@ PPO_ONLY = {"envs": 512, "lr": 1e-4, "opponents": "self,heuristic", "teacher": "
             "address": None}
 
 
+def output_folder(out: str) -> str:
+    """``out``, made (with its parents) before any training starts: a path that cannot be a folder is
+    the one-line error, not a traceback after minutes of work."""
+    try:
+        Path(out).mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ValueError(f"--out {out}: cannot make the output folder ({e.strerror or e})") from None
+    return out
+
+
 def _algo_options(args) -> None:
     """Refuse the options of the other --algo, then fill in the defaults of this one's."""
     mine, other = (RESIDUAL_ONLY, PPO_ONLY) if args.algo == "residual" else (PPO_ONLY, RESIDUAL_ONLY)
@@ -228,6 +238,7 @@ def cmd_train(args) -> int:
     teacher = None if args.teacher.lower() == "none" else args.teacher
     if teacher is not None:
         make_agent(teacher, args.game, seed=0, env_config=cfg)
+    output_folder(out)
     tc = TrainConfig(game=args.game, env_config=cfg, seed=args.seed, minutes=args.minutes, n_envs=args.envs,
                      hidden=args.hidden, lr=args.lr, threads=args.threads, max_iterations=args.iterations,
                      workers=args.workers, ray=use_ray, ray_address=args.address, opponents=args.opponents,
@@ -266,7 +277,7 @@ def cmd_train_residual(args, cfg: dict) -> int:
 
     if args.game not in GAMES:
         raise ValueError(f"--algo residual trains {' and '.join(GAMES)} policies, not {args.game!r}")
-    out = args.out or f"runs/{args.game}-{cfg.get('variant', 'default')}-residual-s{args.seed}"
+    out = output_folder(args.out or f"runs/{args.game}-{cfg.get('variant', 'default')}-residual-s{args.seed}")
     rc = ResidualConfig(game=args.game, env_config=cfg, seed=args.seed, workers=args.workers or 2,
                         hidden=args.hidden, members=args.ensemble, epochs=args.epochs or 6,
                         threads=max(args.threads, 2),
