@@ -2,7 +2,7 @@
 the active limit or obligation, and the made rules as plain English sentences."""
 from __future__ import annotations
 
-from cardzoo.cards import RANKS
+from cardzoo.cards import RANKS, card_index, card_symbol
 
 from .config import SWITCH_NAMES, TPL
 
@@ -80,19 +80,26 @@ def rule_sentence(t, x, g, n) -> str:
     return f"Unknown rule {t}."
 
 
+def _symbols(cards: str) -> str:
+    """Cards as the env names them ("9C TD") by suit symbol ("9♣ 10♦")."""
+    return " ".join(card_symbol(card_index(c)) for c in cards.split())
+
+
 def render_text(env) -> str:
+    """The table for render_mode "ansi": every seat's hand (all of them: the all-seeing view), face-up
+    cards, the pile, and the rules in play; cards by suit symbol."""
     ps = env.public_state()
     n = ps["num_players"]
     lines = [f"LOPTI  round {ps['round'] + 1}/{ps['num_rounds']}  phase {ps['phase']}  dealer P{ps['dealer']}"
              f"  to act: {'-' if ps['to_act'] is None else 'P' + str(ps['to_act'])}"]
     for s in range(n):
         seat = ps["seats"][s]
-        up = " ".join(c if c else "--" for c in seat["up"])
+        up = " ".join(card_symbol(card_index(c)) if c else "--" for c in seat["up"])
         down = sum(seat["down"])
         place = "" if seat["place"] is None else f"  place {seat['place']}"
-        lines.append(f"  P{s}: hand [{env.hand(s)}] ({seat['hand_size']})  up [{up}]  down {down}{place}"
+        lines.append(f"  P{s}: hand [{_symbols(env.hand(s))}] ({seat['hand_size']})  up [{up}]  down {down}{place}"
                      f"  score {ps['scores'][s]:+.2f}")
-    pile = "  ".join(f"P{s}:{cards}" for s, cards in ps["pile"]) or "(empty)"
+    pile = "  ".join(f"P{s}:{_symbols(cards)}" for s, cards in ps["pile"]) or "(empty)"
     chain = f"   3-chain: {ps['chain']}" if ps["chain"] else ""
     lines.append(f"  pile: {pile}{chain}")
     if ps["obligation"]:

@@ -2,6 +2,8 @@
 errors and reproducibility (9.2, 7.3), action names (9.6), observation layout (3.5), rendering."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -171,5 +173,7 @@ def test_lopti_render_sentences():
     e.reset(seed=2)
     text = e.render()
     assert "P0" in text and "pile" in text and "When a 9 is played" in text
+    # cards by suit symbol, as every game's ansi render shows them
+    assert re.search(r"P0: hand \[(10|[2-9JQKA])[♣♦♥♠]", text) and not re.search(r"\b(T|[2-9JQKA])[CDHS]\b", text)
     for t in range(1, 17):
         assert rule_sentence(t, 0 if t not in (4, 5, 6, 10, 16) else 6, 1, 1).endswith(".")
