@@ -54,8 +54,14 @@ def env_config(args) -> dict:
     bad value is its ValueError, before any game is played)."""
     from cardzoo.registry import make
 
-    cfg = dict(args.set or [])
+    cfg = {}
+    for key, value in args.set or []:
+        if key in cfg:   # one value an option: a second one is a typo more often than a wish
+            raise ValueError(f"--set {key} given twice ({cfg[key]!r} and {value!r})")
+        cfg[key] = value
     if getattr(args, "variant", None):
+        if "variant" in cfg:
+            raise ValueError(f"the variant given twice: --variant {args.variant} and --set variant={cfg['variant']}")
         cfg["variant"] = args.variant
     make(args.game, raw=True, **cfg)
     return cfg

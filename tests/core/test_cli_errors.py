@@ -32,6 +32,8 @@ NONSENSE = {
     "set without value": ARENA + ["--set", "novalue"],
     "bad option value": ARENA + ["--set", "change_cards=maybe"],
     "bad variant": ARENA + ["--variant", "x"],
+    "option given twice": ARENA + ["--set", "change_cards=true", "--set", "change_cards=false"],
+    "variant given twice": ARENA + ["--variant", "be_rang", "--set", "variant=single_sar"],
     "learned without path": ["arena", "courtpiece", "random", "learned:"],
     "missing checkpoint": ["arena", "courtpiece", "random", "learned:/nonexistent/model.pt"],
     "wrong-game checkpoint": ["arena", "courtpiece", "random", f"learned:{LOPTI_CHECKPOINT}"],
@@ -124,6 +126,10 @@ def test_the_line_names_the_problem(capsys, monkeypatch):
     assert "'foo'" in _refused(ARENA + ["--set", "foo=1"], capsys)
     assert "--deals" in _refused(ARENA[:4] + ["--deals", "-5"], capsys)
     assert "'bogus'" in _refused(["arena", "courtpiece", "random", "bogus"], capsys)
+    assert "--set change_cards given twice (True and False)" in _refused(
+        ARENA + ["--set", "change_cards=true", "--set", "change_cards=false"], capsys)
+    assert "--variant be_rang and --set variant=single_sar" in _refused(
+        ARENA + ["--variant", "be_rang", "--set", "variant=single_sar"], capsys)
     assert "nogame" in _refused(["demo", "nogame"], capsys)
     assert "unknown agent option 'bogus'" in _refused(["arena", "courtpiece", "random", "pimc:bogus=1"], capsys)
     assert "samples='1.5' must be an integer" in _refused(["arena", "lopti", "random", "pimc:samples=1.5"], capsys)
