@@ -14,6 +14,9 @@ from lopti_env.rules.codes import (C_BRMAX, C_EARLY, C_FD, C_MAXMOVES, C_MAXRULE
 from lopti_env.rules.made_rules import rule_valid
 
 OBS_SIZE = 309
+# Finite, so RL libraries accept the space: the largest entries are throw counts (<= the
+# rps_max_throws / bracket_max_throws domain, 1e6) and rounds/scores (<= session_rounds, 1e4).
+OBS_BOUNDS = (-1e6, 1e6)
 
 # LO-12 base-rule switches by id (defaults and domains: rules/codes.py)
 SWITCH_NAMES = ("CLEAR_RANK", "LOW_RANK", "LOW_BLOCKS_CLEAR", "SET_SIZE", "DRAW_BELOW", "DRAW_MODE",

@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from lopti_env import kernels as K
+from lopti_env.deals import _cards, inject_state
 from lopti_env.state import new_state
 
 
 def _down_slots(spec, what) -> list[int]:
     """Three face-down slots as the section 7.2 parser reads them (-1: empty), its cards parsed at once."""
-    from lopti_env.env import _cards
 
     if spec is None:
         return [-1, -1, -1]
@@ -29,7 +29,6 @@ def _down_slots(spec, what) -> list[int]:
 
 def _hidden(i: int, S, n: int):
     """(hands, face-down slots with -1 for empty, draw) of position S as card ids."""
-    from lopti_env.env import _cards
 
     if not isinstance(S, dict) or not isinstance(S.get("seats"), (list, tuple)) or len(S["seats"]) != n:
         raise ValueError(f"states[{i}] must be a section 7.2 position whose 'seats' list {n} seats")
@@ -63,7 +62,7 @@ def _same_places(i: int, mine, first) -> None:
 def load_positions(g, states, rows) -> None:
     """Put section 7.2 positions into games of the BatchGame g: the games rows[i] (an index array)
     get states[i]; the other games are left as they were. See ``BatchGame.load_positions``."""
-    from lopti_env.env import _group, inject_state
+    from lopti_env.env import _group
 
     if not isinstance(states, (list, tuple)) or not states:
         raise ValueError("states must be a non-empty list of section 7.2 positions")
