@@ -166,4 +166,5 @@ def make_agent(spec: str, game: str, seed: int | None = None, env_config: dict |
     return agent
 
 
-__all__ = ["Agent", "RandomAgent", "legal_actions", "make_agent", "agent_options", "check_trained_config", "heuristic_class", "search_class"]
+__all__ = ["Agent", "RandomAgent", "legal_actions", "make_agent", "agent_options", "check_trained_config",
+           "heuristic_class", "search_class"]

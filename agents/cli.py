@@ -123,8 +123,9 @@ def add_train(sub) -> None:
                    help="duplicate deals of the final arena vs random and the heuristic (the model card's "
                         "table); the curve's evaluations play TrainConfig.eval_deals (100) each")
     p.add_argument("--opponents", default=None,
-                   help="ppo: opponents dealt game by game (default self,heuristic): self (past snapshots), heuristic, random, mirror "
-                        "(the learner as it is now in every seat; every decision is a sample)")
+                   help="ppo: opponents dealt game by game (default self,heuristic): self (past snapshots), "
+                        "heuristic, random, mirror (the learner as it is now in every seat; every decision is a "
+                        "sample)")
     p.add_argument("--teacher", default=None,
                    help="ppo: agent spec whose decisions are distilled before PPO (expert iteration; default "
                         "heuristic); 'none' to skip")
@@ -138,8 +139,9 @@ def add_train(sub) -> None:
                         "curve; default 10)")
     p.add_argument("--iterations", type=positive_int, default=None,
                    help="ppo: stop after this many iterations (not --minutes)")
-    p.add_argument("--ray", action="store_true", default=None, help="ppo: collect rollouts on Ray actors, one BatchGame each "
-                                                      "(pip install \"cardzoo[ray]\"); a local Ray without --address")
+    p.add_argument("--ray", action="store_true", default=None,
+                   help="ppo: collect rollouts on Ray actors, one BatchGame each (pip install \"cardzoo[ray]\"); "
+                        "a local Ray without --address")
     p.add_argument("--address", default=None, help="ppo: Ray cluster to join (auto, host:6379, ray://host:10001); "
                                                    "implies --ray")
     p.add_argument("--workers", type=positive_int, default=None,
