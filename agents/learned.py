@@ -137,6 +137,17 @@ def load_weights(path: Path):
         raise ValueError(f"{path}: unreadable weights: {why}") from None
 
 
+def checkpoint_files(path) -> tuple[Path, Path]:
+    """A checkpoint's two halves, ``<name>.pt`` and ``<name>.json``, from either name (or the name
+    without its suffix); a ValueError naming the path as given when one is missing."""
+    given = Path(path)
+    pt = given.with_suffix(".pt")
+    jpath = pt.with_suffix(".json")
+    if not pt.is_file() or not jpath.is_file():
+        raise ValueError(f"checkpoint {given}: needs both {pt} and {jpath}")
+    return pt, jpath
+
+
 def load_checkpoint(path, game: str | None = None):
     """(model in eval mode, meta dict) from ``<name>.pt`` and ``<name>.json``.
 
@@ -148,12 +159,7 @@ def load_checkpoint(path, game: str | None = None):
     torch = _torch()
     if not isinstance(path, (str, os.PathLike)):
         raise ValueError(f"checkpoint path must be a str or path, got {path!r}")
-    path = Path(path)
-    if path.suffix != ".pt":
-        path = path.with_suffix(".pt")
-    jpath = path.with_suffix(".json")
-    if not path.is_file() or not jpath.is_file():
-        raise ValueError(f"checkpoint {path} needs both {path.name} and {jpath.name}")
+    path, jpath = checkpoint_files(path)
     meta = _read_meta(jpath, game)
     state = load_weights(path)
     want = _param_shapes(meta["obs_size"], meta["num_actions"], meta["hidden"], meta["layers"])

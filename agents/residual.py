@@ -339,10 +339,9 @@ def checkpoint_format(path) -> str | None:
 def load_residual(path):
     """(model in eval mode, meta); every defect of the files is one ValueError naming the file."""
     _torch()  # the install hint when torch is missing, before any file is read
-    path = Path(path).with_suffix(".pt")
-    jpath = path.with_suffix(".json")
-    if not path.is_file() or not jpath.is_file():
-        raise ValueError(f"checkpoint {path} needs both {path.name} and {jpath.name}")
+    from agents.learned import checkpoint_files, load_weights
+
+    path, jpath = checkpoint_files(path)
     try:
         meta = json.loads(jpath.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -363,8 +362,6 @@ def load_residual(path):
         raise ValueError(f"{jpath}: decisions must be a list of {', '.join(rules.kinds)}, got {kinds!r}")
     if not isinstance(meta.get("scaled", False), bool):
         raise ValueError(f"{jpath}: scaled must be true or false, got {meta.get('scaled')!r}")
-    from agents.learned import load_weights
-
     state = load_weights(path)
     model = build_residual_model(rules.obs_size, rules.num_actions, meta.get("hidden", 256), meta.get("layers", 2),
                                  meta.get("scaled", False), meta.get("members", 1), rules.play_features)

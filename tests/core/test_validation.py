@@ -442,6 +442,9 @@ def test_checkpoint_loader_missing_unreadable_and_wrong_game(tmp_path):
     assert meta["game"] == "shengji"
     with pytest.raises(ValueError, match="needs both"):
         load_checkpoint(tmp_path / "missing.pt")
+    (tmp_path / "notes.md").write_text("not a checkpoint")   # the path is named as given, not as <name>.pt
+    with pytest.raises(ValueError, match=r"checkpoint .*notes\.md: needs both .*notes\.pt and .*notes\.json"):
+        load_checkpoint(tmp_path / "notes.md")
     with pytest.raises(ValueError, match="plays 'shengji', not 'courtpiece'"):
         LearnedAgent("courtpiece", checkpoint=good)
     (tmp_path / "good.json").write_text("{")
