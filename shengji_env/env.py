@@ -880,4 +880,5 @@ class BatchGame(BatchGameBase):
 
     def legal_plays(self, b: int, max_plays: int = 100000) -> np.ndarray:
         """The complete legal plays of game b's current decision as uint8 count vectors [m, 54]."""
+        self._check_reset("legal_plays")
         return _legal_plays(self, self._game_index(b), max_plays).astype(np.uint8)

@@ -172,6 +172,7 @@ def test_every_call_before_reset_raises_not_reset_error(game):
     if game == "shengji":
         calls["raw.legal_plays"] = raw.legal_plays
         calls["batch.play"] = lambda: batch.play(np.zeros((2, 1), np.int64))
+        calls["batch.legal_plays"] = lambda: batch.legal_plays(0)
     for attempt in range(2):  # before any reset, and after a failed first reset
         for name, call in calls.items():
             with pytest.raises(NotResetError, match=r"call reset\(\) before"):

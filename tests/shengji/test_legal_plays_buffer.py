@@ -28,6 +28,7 @@ def _positions(D, n=32, seed=3):
 def test_batch_legal_plays_reused_buffer_equals_fresh(D):
     g, states = _positions(D)
     fresh = shengji_env.BatchGame(g.n, decks=D)
+    fresh.reset(seed=0)  # started (legal_plays needs a reset); its records are overwritten below
     checked = 0
     for st in states:
         for b in range(g.n):
