@@ -117,9 +117,7 @@ class _Setup:
         if lv is None:
             self.levels = [start, start]
         else:
-            if isinstance(lv, (str, bytes)) or not isinstance(lv, (list, tuple)) or len(lv) != 2:
-                raise ValueError(f"levels={lv!r} must be a list of two levels")
-            self.levels = [_parse_level(lv[0], "levels"), _parse_level(lv[1], "levels")]
+            self.levels = list(_parse_levels(lv, "levels"))  # BatchGame.reset's reading of the pair
         if self.banker < 0 and self.levels[0] != self.levels[1]:
             raise ValueError(f"levels={lv!r} must be equal when no banker is given (first hand, SJ-4.2)")
         # the start kernel's rows of these (made once: an env's seeded resets reuse one _Setup)

@@ -18,3 +18,20 @@ def test_batch_legal_plays_before_reset_raises_not_reset_error():
         g.legal_plays(0)
     g.reset(seed=0)
     assert g.legal_plays(0).shape[1] == 54
+
+
+def test_env_levels_option_takes_an_array_as_batchgame_does():
+    # section 7.1 `levels` is a [team 0, team 1] pair; BatchGame.reset takes it as a list, a tuple or a
+    # 1-d array, and an env's reset reads the same option the same way (a pair taken from an earlier
+    # result or a numpy log)
+    raw = shengji_env.raw_env()
+    raw.reset(seed=4, options={"levels": np.array([3, 9]), "banker": 1})
+    assert raw.public_state()["levels"] == [3, 9]
+    g = shengji_env.BatchGame(1)
+    g.reset(seed=4, levels=np.array([3, 9]), banker=1)
+    assert raw.public_state() == g.public_state(0)
+    before = raw.public_state()
+    for bad in (np.array([3, 3, 3]), np.array([[3], [3]]), np.array([3.0, 3.0]), np.array([13, 13])):
+        with pytest.raises(ValueError, match="level"):
+            raw.reset(options={"levels": bad, "banker": 0})
+        assert raw.public_state() == before
