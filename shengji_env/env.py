@@ -558,7 +558,8 @@ def _per_game(value, n: int, what: str, is_one, parse_one) -> list:
     if is_one(value):
         one = parse_one(value, what)
         return [one] * n
-    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, np.ndarray)):
+    if (isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, np.ndarray))
+            or (isinstance(value, np.ndarray) and value.ndim == 0)):  # a 0-d array has no len()
         raise ValueError(f"{what}={value!r} must be one value for every game or a list of {n} (one per game)")
     if len(value) != n:
         raise ValueError(f"{what} must be one value for every game or a list of {n} (one per game), "
@@ -584,7 +585,8 @@ def _is_level_pair(v) -> bool:
 
 
 def _parse_levels(v, what):
-    if isinstance(v, (str, bytes)) or not isinstance(v, (list, tuple, np.ndarray)) or len(v) != 2:
+    if (isinstance(v, (str, bytes)) or not isinstance(v, (list, tuple, np.ndarray))
+            or (isinstance(v, np.ndarray) and v.ndim != 1) or len(v) != 2):
         raise ValueError(f"{what}={v!r} must be a list of two levels")
     return (_parse_level(v[0], what), _parse_level(v[1], what))
 

@@ -35,3 +35,22 @@ def test_env_levels_option_takes_an_array_as_batchgame_does():
         with pytest.raises(ValueError, match="level"):
             raw.reset(options={"levels": bad, "banker": 0})
         assert raw.public_state() == before
+
+
+@pytest.mark.parametrize("value", [np.array(1), np.array("S")])
+def test_zero_d_array_reset_options_raise_value_error_and_leave_state(value):
+    # section 9.6: a bad reset option is a ValueError naming it (a 0-d array is neither one value of
+    # the option's type nor a list of them), and no game changes
+    g = shengji_env.BatchGame(2, declaration_mode="preset")
+    g.reset(seed=1)
+    before = g.state.view(np.uint8).tobytes()
+    for name in ("banker", "levels", "first_drawer", "trump"):
+        with pytest.raises(ValueError, match=name):
+            g.reset(**{name: value})
+        assert g.state.view(np.uint8).tobytes() == before
+    raw = shengji_env.raw_env()
+    raw.reset(seed=1)
+    state = raw.public_state()
+    with pytest.raises(ValueError, match="levels"):
+        raw.reset(options={"levels": value, "banker": 0})
+    assert raw.public_state() == state
