@@ -165,7 +165,7 @@ class CardGameEnv(AECEnv, metaclass=ABCMeta):
     def seat_of(self, agent: str) -> int:
         try:
             return self._seat[agent]
-        except KeyError:
+        except (KeyError, TypeError):  # TypeError: an unhashable agent (a list, an array) is no name either
             raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}") from None
 
     def _check_reset(self, call: str) -> None:

@@ -54,3 +54,13 @@ def test_zero_d_array_reset_options_raise_value_error_and_leave_state(value):
     with pytest.raises(ValueError, match="levels"):
         raw.reset(options={"levels": value, "banker": 0})
     assert raw.public_state() == state
+
+
+@pytest.mark.parametrize("agent", [["player_0"], {"a": 1}, np.array(["player_0"]), bytearray(b"p")])
+def test_observe_an_unhashable_agent_is_a_value_error(agent):
+    # section 9.6 / docs/env_contract_inputs.md: bad input is a ValueError naming it; an agent that is
+    # not a name (a list, an array) is an unknown agent like any other, not a TypeError from a dict lookup
+    for env in (shengji_env.env(), shengji_env.raw_env()):
+        env.reset(seed=0)
+        with pytest.raises(ValueError, match="unknown agent"):
+            env.observe(agent)
