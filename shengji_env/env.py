@@ -516,6 +516,9 @@ class _RowRngs:
         states = None if self.states is None else self.states[np.asarray(rows, np.int64)]
         out = _RowRngs([self.seeds[b] for b in rows], states)
         for i, b in enumerate(rows):
+            if self.gens[b] is None and states is None and self.seeds[b] is None:
+                # a fresh-entropy generator not made yet: made now, so the copy draws what the original will
+                self[b]
             if self.gens[b] is not None:
                 out.gens[i] = copy.deepcopy(self.gens[b])
         return out

@@ -64,3 +64,22 @@ def test_observe_an_unhashable_agent_is_a_value_error(agent):
         env.reset(seed=0)
         with pytest.raises(ValueError, match="unknown agent"):
             env.observe(agent)
+
+
+def test_take_of_an_unseeded_batch_copies_the_generator_a_redeal_draws_from():
+    # BatchGame.take copies games "with their generators": a game reset without a seed and with an
+    # injected deal has drawn nothing yet, yet its copy must go on drawing what the original draws
+    # (SJ-4.9 redeals, the next hands of a match: section 7.4), not from fresh entropy of its own
+    d = np.random.default_rng(0).permutation(np.repeat(np.arange(54), 1))
+    g = shengji_env.BatchGame(2, decks=1, max_redeals=2)
+    g.reset(deals=[d, d])
+    t = g.take([0, 1])
+    while (g.state.phase == shengji_env.kernels.DECLARE).any():  # nobody declares: the deal is void
+        mask = g.legal_mask()
+        a = np.where(mask[:, 55] > 0, 55, mask.argmax(axis=1))
+        g.step(a)
+        t.step(a)
+    assert g.public_state(0)["void_deals"] == 2
+    for b in range(2):
+        assert g.public_state(b) == t.public_state(b)
+        assert [g.hand(b, s) for s in range(4)] == [t.hand(b, s) for s in range(4)]
