@@ -511,14 +511,27 @@ class _RowRngs:
     def __len__(self):
         return len(self.seeds)
 
+    def _make_unseeded(self, rows) -> None:
+        """Make the fresh-entropy generators (seed None) of rows not made yet: a copy of the
+        games then draws what the originals will, instead of entropy of its own."""
+        if self.states is None:
+            for b in rows:
+                if self.gens[b] is None and self.seeds[b] is None:
+                    self[b]
+
+    def __getstate__(self):  # copy.deepcopy and pickle of a BatchGame
+        self._make_unseeded(range(len(self.seeds)))
+        return self.seeds, self.gens, self.states
+
+    def __setstate__(self, state):
+        self.seeds, self.gens, self.states = state
+
     def take(self, rows) -> "_RowRngs":
         """The generators of games rows, each an independent copy in its current state."""
         states = None if self.states is None else self.states[np.asarray(rows, np.int64)]
         out = _RowRngs([self.seeds[b] for b in rows], states)
+        self._make_unseeded(rows)
         for i, b in enumerate(rows):
-            if self.gens[b] is None and states is None and self.seeds[b] is None:
-                # a fresh-entropy generator not made yet: made now, so the copy draws what the original will
-                self[b]
             if self.gens[b] is not None:
                 out.gens[i] = copy.deepcopy(self.gens[b])
         return out

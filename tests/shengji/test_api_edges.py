@@ -1,4 +1,7 @@
 """Edges of the section 9 surface: calls before reset, odd inputs, state left untouched."""
+import copy
+import pickle
+
 import numpy as np
 import pytest
 
@@ -83,3 +86,18 @@ def test_take_of_an_unseeded_batch_copies_the_generator_a_redeal_draws_from():
     for b in range(2):
         assert g.public_state(b) == t.public_state(b)
         assert [g.hand(b, s) for s in range(4)] == [t.hand(b, s) for s in range(4)]
+
+
+@pytest.mark.parametrize("clone", [copy.deepcopy, lambda g: pickle.loads(pickle.dumps(g))])
+def test_copied_unseeded_batch_draws_what_the_original_draws(clone):
+    # as take() above: a deep copy or pickle of a BatchGame reset without a seed continues identically
+    d = np.random.default_rng(0).permutation(np.repeat(np.arange(54), 1))
+    g = shengji_env.BatchGame(2, decks=1, max_redeals=2)
+    g.reset(deals=[d, d])
+    t = clone(g)
+    while (g.state.phase == shengji_env.kernels.DECLARE).any():
+        mask = g.legal_mask()
+        a = np.where(mask[:, 55] > 0, 55, mask.argmax(axis=1))
+        g.step(a)
+        t.step(a)
+    assert [g.public_state(b) for b in range(2)] == [t.public_state(b) for b in range(2)]
