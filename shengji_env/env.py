@@ -294,7 +294,8 @@ class raw_env(aec.CardGameEnv):
     observation_size = OBS_SIZE
     observation_bounds = (-1000.0, 1000.0)
     reset_options = RESET_KEYS
-    _derived = ("_blank", "_blank_bytes", "_cur_mask", "_report_words", "_report_rewards", "_env_step")
+    # (_plays_buf: legal_plays' scratch rows, megabytes a clone need not copy; made again on its first call)
+    _derived = ("_blank", "_blank_bytes", "_cur_mask", "_report_words", "_report_rewards", "_env_step", "_plays_buf")
 
     def __init__(self, render_mode: str | None = None, **config):
         self.config = cfgmod.make(**config)

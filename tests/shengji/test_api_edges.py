@@ -101,3 +101,20 @@ def test_copied_unseeded_batch_draws_what_the_original_draws(clone):
         g.step(a)
         t.step(a)
     assert [g.public_state(b) for b in range(2)] == [t.public_state(b) for b in range(2)]
+
+
+def test_env_clone_leaves_the_legal_plays_scratch_buffer_behind():
+    # legal_plays() keeps a scratch buffer of max_plays rows (100,000 x 54 bytes by default) for
+    # later calls; a deep copy or pickle must not carry it (a search agent clones envs per decision),
+    # and a clone lists the same plays as the original
+    raw = shengji_env.raw_env()
+    raw.reset(seed=1, options={"banker": 0})
+    while raw.public_state()["phase"] != "LEAD":
+        mask = raw.observe(raw.agent_selection)["action_mask"]
+        raw.step(55 if mask[55] else int(np.flatnonzero(mask)[0]))
+    size = len(pickle.dumps(raw))
+    plays = raw.legal_plays()
+    assert len(plays) > 1
+    assert len(pickle.dumps(raw)) < 2 * size
+    for clone in (copy.deepcopy(raw), pickle.loads(pickle.dumps(raw))):
+        assert clone.legal_plays() == plays
