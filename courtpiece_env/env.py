@@ -310,6 +310,9 @@ class raw_env(aec.CardGameEnv):
         phase = int(self._f_phase[0])
         if phase in (OVER, NEED_DEAL) or int(self._f_actor[0]) < 0:
             raise ValueError("timeout(): no seat is to act (phase 'over')")
+        # a timeout ends the seat's turn as a step does (CP-12.2, 9.1): counted like one, so the
+        # wrapper's agent_iter, which requires each turn to end in step() or reset(), accepts it
+        self._steps += 1
         agent = self.agent_selection
         actor = int(r["actor"])
         fc = int(r["fc"])

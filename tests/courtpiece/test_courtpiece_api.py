@@ -451,3 +451,23 @@ def test_courtpiece_games_by_timeouts(config):
         assert r[0] == r[2] == -r[1] == -r[3]
         assert env.unwrapped.public_state()["phase"] == "over"
         assert "play" in phases
+
+
+def test_courtpiece_timeout_in_agent_iter_loop():
+    """CP-12.2 / 9.1: the runner calls env.timeout() *instead of* env.step(action), and timeout updates
+    everything "exactly as step does" -- so PettingZoo's standard agent_iter loop, which checks that
+    every turn ends in step() or reset(), must accept a turn that ended in timeout()."""
+    env = courtpiece_env.env(variant="single_sar", change_cards=True)
+    env.reset(seed=1)
+    decisions = 0
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        decisions += 1
+        if decisions % 2:
+            env.timeout()
+        else:
+            env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert not env.agents and decisions > 10
