@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from cardzoo.cards import SUIT_SYMBOLS, SUITS, card_index, card_symbol, card_text
+from cardzoo.options import check_action
 
 NUM_ACTIONS = 60
 _SPECIAL = {56: "pass", 57: "ask reveal", 58: "lead reveal", 59: "change cards"}
@@ -9,11 +10,9 @@ _BY_NAME = {v: k for k, v in _SPECIAL.items()}
 
 
 def action_name(a) -> str:
-    if isinstance(a, bool) or not hasattr(a, "__index__"):
-        raise ValueError(f"action {a!r} is not an int in 0..59")
-    a = int(a)
-    if not 0 <= a < NUM_ACTIONS:
-        raise ValueError(f"action {a} is outside 0..59")
+    # the ids step() takes (check_action: ints, numpy ints, 0-d int arrays); an array's own __index__
+    # / __int__ would read a 0-d float or bool as an id and fail with TypeError on any other shape
+    a = check_action(a, NUM_ACTIONS)
     if a < 52:
         return "play " + card_text(a)
     if a < 56:

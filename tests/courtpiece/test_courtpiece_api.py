@@ -218,6 +218,12 @@ def test_courtpiece_action_names_round_trip():
     for bad in (60, -1, 1.5, "3"):
         with pytest.raises(ValueError):
             raw.action_name(bad)
+    # 9.5 / 9.6: action_name takes what step takes (a 0-d int array too) and refuses the rest with a
+    # ValueError, never truncating a float or reading a bool as a card id
+    assert raw.action_name(np.array(34)) == "play TH" and raw.action_name(np.uint8(56)) == "pass"
+    for bad in (np.array(1.0), np.array(1.5), np.array(True), np.array([1]), np.array([[1]]), np.array([])):
+        with pytest.raises(ValueError, match="action"):
+            raw.action_name(bad)
     for bad in ("play 1H", "call trump X", "jump", "", 3, "play"):
         with pytest.raises(ValueError):
             raw.action_from_name(bad)
