@@ -81,11 +81,20 @@ def check_int(name: str, value, lo=None, hi=None, allow_none=False, what="option
 def check_number(name: str, value, lo=None, hi=None, what="option"):
     """A finite int or float (Python or numpy, not a bool) in lo..hi (each end open if None), returned
     as a Python int or float."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not _finite(value):
         raise ValueError(f"{what} {name}={value!r} must be a finite number")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         raise ValueError(f"{what} {name}={value!r} is out of range ({lo} <= {name} <= {hi})")
     return int(value) if isinstance(value, numbers.Integral) else float(value)
+
+
+def _finite(value) -> bool:
+    """Finite as a float: an int too large for one (10**400) is refused, not an OverflowError here or
+    later where a runner reads the option as a float."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def check_positive_number(name: str, value):

@@ -43,6 +43,8 @@ BAD_CONFIGS = [
     dict(variant="x"), dict(colour="red"), dict(change_cards_limit=0), dict(match_target=0),
     dict(split_win_points=-1, variant="mendi_coat"), dict(match_target=2.5), dict(play_out="yes"),
     dict(call_seconds=0), dict(call_seconds="20"),
+    # an int too large for a float is no finite number of seconds (it raised OverflowError)
+    dict(call_seconds=10**400), dict(band_hide_seconds=-10**400),
     dict(variant="single_sar", ace_on_ace=True), dict(variant="mendi_coat", scoring="kots"),
     dict(variant="be_rang", change_trump=True), dict(variant="mendi_coat", change_trump=True),
     dict(variant="chhupa_rang", trump_from_first_five=False), dict(variant="single_sar", mendi_trump="band"),
@@ -50,7 +52,7 @@ BAD_CONFIGS = [
 ]
 
 
-@pytest.mark.parametrize("config", BAD_CONFIGS, ids=[json.dumps(c) for c in BAD_CONFIGS])
+@pytest.mark.parametrize("config", BAD_CONFIGS, ids=[json.dumps(c)[:60] for c in BAD_CONFIGS])
 def test_courtpiece_bad_config_raises(config):
     with pytest.raises(ValueError):
         courtpiece_env.raw_env(**config)
