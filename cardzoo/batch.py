@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from cardzoo.firstrun import announce_compile
-from cardzoo.options import check_int, check_seed, require_reset
+from cardzoo.options import check_int, check_seed, int_array, require_reset
 
 
 _POOL: ThreadPoolExecutor | None = None  # shared by every BatchGame; grown to the largest threads asked
@@ -130,7 +130,7 @@ class BatchGameBase(ABC):
 
     def step(self, actions) -> None:
         self._check_reset("step")
-        acts = np.asarray(actions)
+        acts = int_array(actions, "actions")
         if acts.shape != (self.n,) or not np.issubdtype(acts.dtype, np.integer):
             raise ValueError(f"actions must be an int array of shape ({self.n},), got {acts.dtype} {acts.shape}")
         live = ~self.done

@@ -120,6 +120,18 @@ def check_seed(seed, count: int = 1, name: str = "seed"):
     return int(seed)
 
 
+def int_array(value, name: str) -> np.ndarray:
+    """np.asarray(value), refusing a bool inside a plain (nested) list or tuple: numpy reads
+    [True, 5] as the int array [1, 5], and a bool is never an int here. Arrays pass as they are
+    (their dtype says what they hold); the dtype and shape checks are the caller's."""
+    arr = np.asarray(value)
+    if arr.dtype.kind in "iu" and arr.size and not isinstance(value, np.ndarray):
+        for i, v in enumerate(np.asarray(value, dtype=object).ravel()):
+            if isinstance(v, (bool, np.bool_)):
+                raise ValueError(f"{name}: a bool ({v!r}) where an int is expected (flat entry {i})")
+    return arr
+
+
 def check_action(action, num_actions: int) -> int:
     """An action id from the user: a Python or numpy integer (or a 0-d integer array, what a policy's
     predict() gives for one observation) in range, else ValueError. Floats and text are refused,

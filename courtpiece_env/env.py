@@ -10,7 +10,7 @@ from cardzoo import aec, nprandom
 from cardzoo.fastpath import ILLEGAL, PHASE_STEP, RESYNC, KernelEntry
 from cardzoo.batch import BatchGameBase, copy_records, run_shards
 from cardzoo.cards import card_text, mask_to_cards, seed_generators
-from cardzoo.options import check_int, check_seed
+from cardzoo.options import check_int, check_seed, int_array
 from courtpiece_env import config as cfgmod
 from courtpiece_env import deals as dealmod
 from courtpiece_env import rules as K
@@ -520,7 +520,7 @@ class BatchGame(BatchGameBase):
         if deals is not None:
             raise ValueError("give either deals=... or hands=..., not both")
         seed = check_seed(seed)
-        orders = np.asarray(hands)
+        orders = int_array(hands, "hands")
         if orders.ndim == 2:
             orders = np.broadcast_to(orders, (self.n,) + orders.shape)
         if orders.shape != (self.n, 4, 13) or not np.issubdtype(orders.dtype, np.integer):
@@ -528,7 +528,7 @@ class BatchGame(BatchGameBase):
                              f"got {orders.dtype} {orders.shape}")
         if dealers is None:
             raise ValueError("reset(hands=...) needs dealers= (an int or an int array of n seats)")
-        d = np.asarray(dealers)
+        d = int_array(dealers, "dealers")
         if d.ndim == 0:
             d = np.broadcast_to(d, (self.n,))
         if d.shape != (self.n,) or not np.issubdtype(d.dtype, np.integer) or d.dtype == np.bool_:
@@ -553,7 +553,7 @@ class BatchGame(BatchGameBase):
         with a constant action would. Change cards (59) and a match's next deal need the generator and
         are refused (use ``step``). An illegal action raises ValueError naming the game and the step;
         then no game moves. ``rewards`` holds what the last action gave."""
-        acts = np.asarray(actions)
+        acts = int_array(actions, "actions")
         if acts.ndim != 1 or not (np.issubdtype(acts.dtype, np.integer) or acts.size == 0):
             raise ValueError(f"actions must be a 1-d int sequence, got {acts.dtype} {acts.shape}")
         self._check_reset("replay")

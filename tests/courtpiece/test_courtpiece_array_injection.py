@@ -127,3 +127,28 @@ def test_replay_refuses_change_cards_and_next_deal():
         g.replay([59])
     g.replay([56, 56, 56, 56])                 # everyone keeps: the call follows
     assert (g.public_state(0)["phase"] == "call")
+
+
+def test_a_bool_in_a_list_is_no_card_seat_or_action():
+    """9.6 and docs/env_contract_inputs.md: a bool where an int is expected is refused, never read as
+    0 or 1 -- also inside the plain lists BatchGame turns into arrays (numpy reads [True, 5] as the
+    int array [1, 5]). The games are left as they were."""
+    orders = np.arange(52).reshape(4, 13)
+    g = BatchGame(2, change_cards=True)
+    g.reset(hands=orders, dealers=0)
+    before = record_bytes(g.records)
+    with_true = orders.tolist()
+    with_true[0][1] = True                      # card 1 (3C) as True: the deal would otherwise be valid
+    bad_resets = [dict(hands=with_true, dealers=0), dict(hands=orders, dealers=[0, True]),
+                  dict(hands=[orders.tolist(), with_true], dealers=[0, 1])]
+    for kwargs in bad_resets:
+        with pytest.raises(ValueError, match="bool"):
+            g.reset(**kwargs)
+        assert record_bytes(g.records) == before
+    keep = 56                                   # PASS: legal for both games (change cards phase)
+    for call, arg in ((g.step, [keep, True]), (g.step, [np.bool_(False), keep]), (g.replay, [keep, True])):
+        with pytest.raises(ValueError, match="bool"):
+            call(arg)
+        assert record_bytes(g.records) == before
+    g.step([keep, keep])                        # plain ints still work
+    g.replay([keep])
