@@ -134,11 +134,12 @@ class BatchGameBase(ABC):
         if acts.shape != (self.n,) or not np.issubdtype(acts.dtype, np.integer):
             raise ValueError(f"actions must be an int array of shape ({self.n},), got {acts.dtype} {acts.shape}")
         live = ~self.done
-        acts = acts.astype(np.int64)
+        # the range is checked in the caller's dtype: a uint64 past 2**63 would wrap negative in int64
         bad_range = live & ((acts < 0) | (acts >= self.num_actions))
         if bad_range.any():
             b = int(np.flatnonzero(bad_range)[0])
             raise ValueError(f"game {b}: action {int(acts[b])} is outside 0..{self.num_actions - 1}")
+        acts = acts.astype(np.int64)
         mask = self.legal_mask()
         legal = mask[np.arange(self.n), np.where(live, acts, 0)] != 0
         illegal = live & ~legal

@@ -152,3 +152,15 @@ def test_a_bool_in_a_list_is_no_card_seat_or_action():
         assert record_bytes(g.records) == before
     g.step([keep, keep])                        # plain ints still work
     g.replay([keep])
+
+
+def test_batch_step_names_an_unsigned_action_as_given():
+    """9.6: the error names the action the caller gave; a uint64 past the int64 range was reported
+    as the negative number it wraps to (18446744073709551615 as -1)."""
+    g = BatchGame(2)
+    g.reset(seed=3)
+    before = record_bytes(g.records)
+    acts = np.array([56, 2**64 - 1], np.uint64)
+    with pytest.raises(ValueError, match="game 1: action 18446744073709551615 is outside 0..59"):
+        g.step(acts)
+    assert record_bytes(g.records) == before
