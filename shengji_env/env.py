@@ -267,13 +267,19 @@ def action_from_name(name) -> int:
 
 # ---- AEC env --------------------------------------------------------------------------------
 
+MAX_PLAYS_LIMIT = 10**7
+"""The largest max_plays of legal_plays: its buffer of max_plays x 54 bytes (540 MB) is allocated at once."""
+
+
 def _legal_plays(game, b: int, max_plays) -> np.ndarray:
     """The legal plays of game b (raw_env: 0) as rows of one int8 buffer per env/BatchGame object,
     reused across calls (a view: the caller copies what it keeps). The kernel writes every listed
     row in full, so the buffer is never cleared, and it sees exactly max_plays rows, as a fresh
     buffer of max_plays rows would be; the buffer grows to the largest max_plays asked."""
-    if isinstance(max_plays, bool) or not isinstance(max_plays, (numbers.Integral, np.integer)) or max_plays < 0:
-        raise ValueError(f"max_plays must be an integer >= 0, got {max_plays!r}")
+    if isinstance(max_plays, bool) or not isinstance(max_plays, (numbers.Integral, np.integer)) or \
+            not 0 <= max_plays <= MAX_PLAYS_LIMIT:
+        raise ValueError(f"max_plays must be an integer in 0..{MAX_PLAYS_LIMIT} (the buffer holds 54 bytes a "
+                         f"play), got {max_plays!r}")
     max_plays = int(max_plays)
     if not 0 <= b < len(game._st):
         raise ValueError(f"game index {b} is outside 0..{len(game._st) - 1}")
@@ -452,7 +458,8 @@ class raw_env(aec.CardGameEnv):
 
     def legal_plays(self, max_plays: int = 100000) -> list[str]:
         """Complete legal plays of the current BURY/LEAD/FOLLOW decision (containing the current
-        selection) as card-set strings; a helper for agents that score whole moves."""
+        selection) as card-set strings; a helper for agents that score whole moves. More than
+        max_plays (at most MAX_PLAYS_LIMIT, 10**7) is a ValueError."""
         self._check_reset("legal_plays")
         plays = _legal_plays(self, 0, max_plays)
         return [card_set_text(p) for p in plays]

@@ -118,3 +118,15 @@ def test_env_clone_leaves_the_legal_plays_scratch_buffer_behind():
     assert len(pickle.dumps(raw)) < 2 * size
     for clone in (copy.deepcopy(raw), pickle.loads(pickle.dumps(raw))):
         assert clone.legal_plays() == plays
+
+
+def test_legal_plays_refuses_a_buffer_too_large_to_allocate():
+    # max_plays sizes a buffer of max_plays x 54 bytes allocated at once: 10**9 would be 54 GB and a
+    # MemoryError; past the documented limit it is a ValueError naming it, the game untouched
+    raw = shengji_env.raw_env()
+    raw.reset(seed=1, options={"banker": 0})
+    before = raw.public_state()
+    for bad in (10**9, 10**7 + 1, -1, 2.5, True):
+        with pytest.raises(ValueError, match=r"max_plays must be an integer in 0\.\.10000000"):
+            raw.legal_plays(max_plays=bad)
+    assert raw.public_state() == before
