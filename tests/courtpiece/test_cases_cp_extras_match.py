@@ -156,6 +156,28 @@ def test_courtpiece_case_CP_S34(reward):
     assert s["streak"] == [None, 0]
 
 
+@pytest.mark.parametrize("scoring,streak,score,bonus,streak_after", [
+    ("points", [0, 5], [9, 3], 0, [0, 6]),     # the sixth win in a row pays nothing more
+    ("kots", [0, 6], [2, 0], 1, [None, 0]),    # the seventh pays 1 kot in the kots column
+])
+def test_courtpiece_case_CP_S34_streak_boundary_and_exact_target(scoring, streak, score, bonus, streak_after):
+    """CP-S34's bazi at the edges the case leaves open: only the seventh win in a row earns the bonus
+    (CP-9.2: 2 points, or 1 kot with scoring="kots"), and a gain that lands exactly on the target ends
+    the match (CP-9.3 "reach": 10 points, 3 kots). Team 0 (the trump team, dealer 3) wins S04's bazi
+    without a kot: 1 point / 0 kots, the same dealer next (CP-9.4)."""
+    env = h.start(A, 3, variant="single_sar", episode="match", scoring=scoring,
+                  options_extra={"match_state": {"score": score, "streak": streak}})
+    assert h.ps(env)["target"] == (10 if scoring == "points" else 3)
+    h.act(env, H, 0)
+    h.run_tricks(env, S04_TRICKS, policy="low")
+    gain = (1 if scoring == "points" else 0) + bonus
+    assert score[0] + gain == h.ps(env)["target"]
+    s = h.expect_bazi_over(env, h.team_rewards(float(gain)), winner_team=0, kind="trump_win",
+                           points=1, kots=0, bonus=bonus, next_dealer=3, match_winner=0, bazi_index=0)
+    assert s["score"] == [score[0] + gain, score[1]]
+    assert s["streak"] == streak_after
+
+
 def test_courtpiece_case_CP_S35():
     """CP-S35: a kot resets the streak without a bonus; the next bazi is dealt at once by the
     rotated dealer.

@@ -109,6 +109,28 @@ def run_invariants(config, n, seed):
             assert (tw[np.arange(n), w] == 7).all() and (nt == at).all()
         else:
             assert (nt == 13).all()
+    # CP-9.4 / CP-11.10: the next dealer follows from the dealer, the winners and the kind; CP-5.3 /
+    # CP-6.10: a kot is exactly a bazi the losers won no trick of (Double Sar: the winners took all 13)
+    d = st["dealer"].astype(np.int64)
+    rows = np.arange(n)
+    is_kot = np.isin(kind, ["kot", "gone_kot"])
+    if variant == "mendi_coat":
+        assert not is_kot.any()
+        nd = np.where(w == (d & 1), d + 1, np.where(tw[rows, d & 1] > 0, d, d + 2))
+        assert ((np.array(kind) == "whitewash") == (tw[rows, w] == 13)).all()
+        assert ((np.array(kind) == "mendi_coat") == ((tens[rows, w] == 4) & (tw[rows, w] < 13))).all()
+    else:
+        if variant == "double_sar":
+            lost_all = taken[rows, w] == 13
+        else:  # the tricks up to the deciding one (play_out plays on, CP-13.2)
+            tricks = np.arange(13)[None, :] < st["res_at"].astype(np.int64)[:, None]
+            losers = (st["trick_winner"].astype(np.int64) & 1) == (1 - w)[:, None]
+            lost_all = ~(tricks & losers).any(axis=1)
+        assert (is_kot == lost_all).all()
+        trump_team = w == ((d + 1) & 1)
+        assert (np.isin(kind, ["kot", "trump_win"]) == trump_team).all()
+        nd = np.where(trump_team, np.where(is_kot, d + 2, d), d + 1)
+    assert (st["res_next_dealer"] == nd % 4).all(), "CP-9.4 / CP-11.10 next dealer"
     # score = the gain of the one bazi, paid to the winner only
     score = st["score"].astype(np.int64)
     assert (score[np.arange(n), 1 - w] == 0).all()
@@ -142,6 +164,37 @@ def test_courtpiece_invariants_options(config):
     run_invariants(config, 2_000, seed=7)
 
 
+@pytest.mark.parametrize("closed", [True, False])
+def test_courtpiece_closed_11_12_blocks_both_tricks(closed):
+    """CP-6.7 `closed_11_12`: a run holder who wins trick 11 or trick 12 does not take the pile (he stays
+    run holder); trick 13 always takes (CP-6.5). Without the option the same wins take. 2,000 played-out
+    random Double Sar bazis; the blocked wins are counted so that each trick is seen to be tested."""
+    n = 2000
+    g = courtpiece_env.BatchGame(n, variant="double_sar", closed_11_12=closed, play_out=True)
+    g.reset(seed=5)
+    st = g._st
+    rng = np.random.default_rng(5)
+    runs = {11: 0, 12: 0, 13: 0}
+    while not g.done.all():
+        nt0 = st["ntrick"].astype(np.int64)
+        holder = st["run_holder"].astype(np.int64)
+        taken0 = st["taken"].sum(axis=1).astype(np.int64)
+        mask = g.legal_mask()
+        g.step((rng.random(mask.shape) * mask).argmax(axis=1))
+        nt = st["ntrick"].astype(np.int64)
+        for b in np.flatnonzero((nt > nt0) & (nt >= 11)):
+            t = int(nt[b])
+            winner = int(st["trick_winner"][b, t - 1])
+            if holder[b] != winner:
+                continue
+            runs[t] += 1
+            took = int(st["taken"][b].sum()) > taken0[b]
+            assert took == (t == 13 or not closed), (closed, t, b)
+            if not took:
+                assert st["run_holder"][b] == winner and st["pile"][b] != 0
+    assert min(runs.values()) > 300, runs
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("config", BAZI_CONFIGS + EXTRA_CONFIGS, ids=lambda c: "-".join(map(str, c.values())))
 def test_courtpiece_invariants_slow(config):
@@ -162,6 +215,8 @@ def test_courtpiece_match_episodes_random():
             g.step((rng.random(mask.shape) * mask).argmax(axis=1))
             r = g.rewards
             assert np.allclose(r.sum(axis=1), 0)
+            # CP-9.3 / CP-11.11: the match ends the moment a team reaches the target, never later
+            assert (st["score"][~g.done].max(axis=1, initial=0) < 4).all()
             total += np.maximum(r[:, [0, 1]], 0)
         assert (st["score"].max(axis=1) >= 4).all()
         assert np.allclose(total, st["score"])
