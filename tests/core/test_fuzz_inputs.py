@@ -113,12 +113,19 @@ def test_fuzz_seeds(game, seed):
         assert (g.legal_mask() == masks).all() and not g.done.all()
 
 
+GAME_OVER = 100_000  # env_at plays until the game ends (every game ends or truncates well before)
+
+
 # ---- actions -------------------------------------------------------------------------------------
 @pytest.mark.parametrize("game", GAMES)
 @FUZZ
-@given(moves=st.integers(0, 30), data=st.data())
+@given(moves=st.one_of(st.integers(0, 30), st.just(GAME_OVER)), data=st.data())
 def test_fuzz_actions(game, moves, data):
-    env = env_at(game, seed=moves, moves=moves)
+    """Mid-game positions and (GAME_OVER) the finished game, whose dead agents accept only None."""
+    env = env_at(game, seed=moves % 31, moves=moves)
+    if moves == GAME_OVER:
+        agent = env.agent_selection
+        assert env.terminations[agent] or env.truncations[agent], "the game did not end"
     agent = env.agent_selection
     live = not (env.terminations[agent] or env.truncations[agent])
     mask = env.unwrapped.observe(agent)["action_mask"]
