@@ -174,6 +174,35 @@ def test_follow_fast_twin(D, oi):
     assert checked > 300
 
 
+@pytest.mark.parametrize("D,games", [(2, 600), (3, 300), (4, 300)])
+def test_follow_fast_twin_led_tuples(D, games):
+    """SJ-8.3: _follow_fast's own tuple branch (a single led tuple, the follower holding more cards of
+    the esuit than were led: it must follow with a k-tuple where he has one) against
+    _legal_plays_listed. test_follow_fast_twin's random games meet this branch only a few times per
+    config with two decks, so here every FOLLOW position with a led tuple of hundreds of games is
+    compared, and the branch (with two or more tuples to choose from, where the order matters) is
+    counted."""
+    out1 = np.zeros((4096, 54), np.int8)
+    out2 = np.zeros((4096, 54), np.int8)
+    lst = np.zeros(64, np.int64)
+    w = np.zeros(plays.LP_WS, np.int64)
+    branch = several = 0
+    for st, cfg, b in _decisions(D, {}, games, 101 * D):
+        s = st[b]
+        if int(s["phase"]) != K.FOLLOW or int(s["nsel"]) != 0 or int(s["lead_n"]) < 2 \
+                or int(s["fm"]) != 1 or int(s["fL"][0]) != 1:
+            continue
+        k1, k2 = _follow_listings(st, b, cfg, out1, out2, lst, w)
+        if k1 < 0:
+            continue
+        assert k1 == k2 and (out1[:k1] == out2[:k1]).all(), (D, b)
+        held = int(s["hand"][int(s["actor"])][s["es_tab"] == int(s["lead_esuit"])].sum())
+        if held > int(s["lead_n"]):
+            branch += 1
+            several += k1 >= 2
+    assert branch > 100 and several > 25, (branch, several)
+
+
 @pytest.mark.parametrize("D", DECKS)
 @pytest.mark.parametrize("allow_nt", [True, False])
 def test_declare_bits_twin(D, allow_nt):
