@@ -180,7 +180,8 @@ def test_pimc_heuristic_rollouts_mendi_coat_and_policy_checks():
     obs = env.observe(env.agent_selection)
     a = agent.act(obs["observation"], obs["action_mask"])
     assert obs["action_mask"][a] == 1
-    assert agent.decisions_per_s >= 0
+    # the decision was searched (not a fall-back), so the search timed itself
+    assert agent.stats["searched"] == 1 and agent.stats["fallbacks"] == 0 and agent.decisions_per_s > 0
     for bad in (dict(policy="greedy"), dict(eps=2.0), dict(samples=0)):
         with pytest.raises(ValueError):
             PIMCAgent("courtpiece", **bad)
