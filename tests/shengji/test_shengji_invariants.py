@@ -308,3 +308,25 @@ def test_trick_winner_differential(D):
         got = K.trick_winner([as_text(p) for p in plays], lvl, by_name._TRUMPS[trump], decks=D)
         exp = R.winner(plays, lvl, trump, D)
         assert got == exp, ([as_text(p) for p in plays], lvl, trump)
+
+
+@pytest.mark.parametrize("max_hands", [1, 3])
+def test_random_matches_stop_after_max_hands(max_hands):
+    """Section 5 / section 6 `max_hands`: a match no team wins stops, truncated, right after its
+    max_hands-th hand (hand index max_hands - 1 is the last one scored), never a hand earlier or later;
+    every hand before it started the next one (SJ-11.2)."""
+    n = 200
+    g = shengji_env.BatchGame(n, decks=1, episode="match", max_hands=max_hands)
+    g.reset(seed=40 + max_hands)
+    rng = np.random.default_rng(max_hands)
+    hands_scored = np.zeros(n, np.int64)
+    while not g.done.all():
+        before = g.state.r_hand_index.copy(), g.state.r_valid.copy()
+        g.step(np.where(~g.done, random_actions(g.legal_mask(), rng), 0))
+        st = g.state
+        scored = (st.r_valid == 1) & ((before[1] == 0) | (st.r_hand_index != before[0]))
+        hands_scored += scored
+    st = g.state
+    assert (st.r_winner == -1).all()          # nobody passes A from level 2 in three hands
+    assert (st.trunc == 1).all() and (st.term == 0).all()
+    assert (hands_scored == max_hands).all() and (st.r_hand_index == max_hands - 1).all()
