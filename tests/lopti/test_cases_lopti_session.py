@@ -386,3 +386,66 @@ def test_round_winners_survive_the_next_rounds_deal():
     r = env.infos["player_0"]["result"]
     assert r["round_winners"][0] == 0
     assert len(r["round_winners"]) == 2
+
+
+def _amend_tie_with_volunteers(volunteer2, volunteer3, **config):
+    """8.36 (a)'s position up to the volunteers: P0 (the maker) proposes AMEND of slot 0's N to 2,
+    NOW; Y = 2 = N/2; the NO voters P2, P3 are asked to volunteer and answer as given."""
+    S = {"phase": "creator", "round": 1, "dealer": 1, "to_act": 0, "rules": [[1, 11, 1, 1, 0, ACTIVE]]}
+    env = _session(S, 4, session_rounds=3, **config)
+    for a in (PASS, PASS, PASS, PROPOSE_AMEND, 108, 111, 110, TIMING_NOW, YES, NO, NO):
+        act(env, a)
+    assert ps(env)["phase"] == "volunteer"
+    act(env, YES if volunteer2 else NO)
+    act(env, YES if volunteer3 else NO)
+    return env
+
+
+def test_lopti_one_volunteer_defends_the_rule():
+    """LO-10.6: exactly one volunteer (P3) defends: the main match is the proposer P0 against P3."""
+    env = _amend_tie_with_volunteers(False, True)
+    p = ps(env)
+    assert p["volunteers"][2] is False and p["volunteers"][3] is True
+    assert p["proposal"]["defender"] == 3 and p["phase"] == "match"
+    assert p["rps"]["kind"] == "match" and (p["rps"]["first"], p["rps"]["second"]) == (0, 3)
+    assert_legal(env, [99, 100, 101], s=0)
+
+
+def test_lopti_bracket_picks_the_defender_and_the_safeguards_end_both_matches():
+    """LO-10.6 / LO-10.7: two volunteers (P2, P3 in ballot order) play a bracket match of one decisive
+    throw, P2 first; ties do not count, and a bracket match that reaches bracket_max_throws (3 here)
+    throws is decided by the coin at that throw, not later. The winner defends in the main match
+    against the proposer P0; that match, reaching rps_max_throws (4 here) throws with P0 ahead on
+    decisive wins, ends at that throw and P0 wins: the AMEND passes (slot 0's N = 2)."""
+    # a decisive bracket throw: P2 (rock) beats P3 (scissors)
+    env = _amend_tie_with_volunteers(True, True, bracket_max_throws=3, rps_max_throws=4)
+    p = ps(env)
+    assert p["phase"] == "bracket" and (p["rps"]["first"], p["rps"]["second"]) == (2, 3)
+    assert_legal(env, [99, 100, 101], s=2)
+    act(env, ROCK)
+    assert_legal(env, [99, 100, 101], s=3)
+    act(env, SCISSORS)
+    p = ps(env)
+    assert p["proposal"]["defender"] == 2 and p["phase"] == "match"
+    assert (p["rps"]["first"], p["rps"]["second"]) == (0, 2) and p["rps"]["throws"] == 0
+    # the main match: one decisive throw for P0, then ties up to the safeguard's 4th throw
+    act(env, ROCK)
+    act(env, SCISSORS)
+    for throws in (2, 3, 4):
+        assert ps(env)["phase"] == "match", throws
+        act(env, PAPER)
+        act(env, PAPER)
+    p = ps(env)
+    assert p["proposal"]["result"] == "passed"
+    assert p["rules"][0][:6] == [1, 11, 1, 2, 0, ACTIVE]
+    assert p["phase"] == "swap"
+
+    # a bracket of ties only: the coin decides at the 3rd throw, and its winner defends
+    env = _amend_tie_with_volunteers(True, True, bracket_max_throws=3)
+    for throws in (1, 2, 3):
+        assert ps(env)["phase"] == "bracket", throws
+        act(env, PAPER)
+        act(env, PAPER)
+    p = ps(env)
+    assert p["phase"] == "match" and p["proposal"]["defender"] in (2, 3)
+    assert (p["rps"]["first"], p["rps"]["second"]) == (0, p["proposal"]["defender"])
