@@ -449,3 +449,25 @@ def test_lopti_bracket_picks_the_defender_and_the_safeguards_end_both_matches():
     p = ps(env)
     assert p["phase"] == "match" and p["proposal"]["defender"] in (2, 3)
     assert (p["rps"]["first"], p["rps"]["second"]) == (0, p["proposal"]["defender"])
+
+
+def test_lopti_tied_setup_vote_goes_to_a_main_match():
+    """LO-10.9: a setup vote with Y = N/2 (N = 4: P1 YES, P2 NO, P3 YES, P0 NO) is a tie, settled by a
+    main match between the first YES voter P1 (listed first) and the first NO voter P2 -- not dropped
+    like a lost vote. P1 wins it (one decisive throw, then the safeguard at rps_max_throws = 1): the
+    rule enters slot 0 as [7, 0, 4, 1, -1, ACTIVE, -1, 0]."""
+    env = make_env(num_players=4, session=True, carryover_rules=[[7, 0, 4, 1, -1]], rps_max_throws=1)
+    env.reset(seed=0)
+    for s, vote in ((1, YES), (2, NO), (3, YES), (0, NO)):
+        assert_legal(env, [97, 98], s=s)
+        act(env, vote)
+    p = ps(env)
+    assert p["phase"] == "match" and p["rules"] == [EMPTY_ROW] * 8
+    assert p["rps"]["kind"] == "match" and (p["rps"]["first"], p["rps"]["second"]) == (1, 2)
+    assert_legal(env, [99, 100, 101], s=1)
+    act(env, ROCK)
+    assert_legal(env, [99, 100, 101], s=2)
+    act(env, SCISSORS)
+    p = ps(env)
+    assert p["rules"][0] == [7, 0, 4, 1, -1, ACTIVE, -1, 0]
+    assert p["phase"] == "proposal" and p["round"] == 0
