@@ -471,3 +471,44 @@ def test_lopti_tied_setup_vote_goes_to_a_main_match():
     p = ps(env)
     assert p["rules"][0] == [7, 0, 4, 1, -1, ACTIVE, -1, 0]
     assert p["phase"] == "proposal" and p["round"] == 0
+
+
+def _remove_vote(**config):
+    """8.35's position (N = 4, slot 0 made by P2): P2 passes, P3 proposes REMOVE of slot 0, NEXT; the
+    ballot order is P0, P1, P2."""
+    S = {"phase": "proposal", "round": 1, "dealer": 1, "to_act": 2, "rules": [[7, 0, 4, 1, 2, ACTIVE]]}
+    env = _session(S, 4, **config)
+    for a in (PASS, PROPOSE_REMOVE, 108, TIMING_NEXT):
+        act(env, a)
+    return env
+
+
+def test_lopti_maker_who_voted_yes_does_not_defend():
+    """LO-10.6 ruling (a): the maker P2 voted YES on removing its own rule (P0, P1 NO; Y = 2 with the
+    proposer P3: a tie), so it counts as absent: the NO voters P0, P1 are asked to volunteer, in
+    ballot order; P2 is not made the defender."""
+    env = _remove_vote()
+    for s, vote in ((0, NO), (1, NO), (2, YES)):
+        assert_legal(env, [97, 98], s=s)
+        act(env, vote)
+    p = ps(env)
+    assert p["proposal"]["yes"] == 2 and p["proposal"]["defender"] is None
+    assert p["phase"] == "volunteer"
+    assert_legal(env, [97, 98], s=0)
+
+
+def test_lopti_early_stop_ends_the_match_at_16():
+    """LO-10.7 with rps_early_stop: the match stops the moment a side reaches 16 decisive wins (8.35's
+    tie, P3 winning every throw): still on at 15-0, over at 16-0 (without the option it would go on
+    to 30 decisive throws); P3, the proposer, wins and the REMOVE passes."""
+    env = _remove_vote(rps_early_stop=True)
+    for vote in (YES, NO, NO):
+        act(env, vote)
+    assert ps(env)["phase"] == "match"
+    for k in range(16):
+        assert ps(env)["phase"] == "match" and ps(env)["rps"]["score"] == [k, 0]
+        act(env, ROCK)
+        act(env, SCISSORS)
+    p = ps(env)
+    assert p["proposal"]["result"] == "passed" and p["pending"] == [1, 0, 0, 0]
+    assert p["phase"] == "swap"
