@@ -194,12 +194,16 @@ PPO_ONLY = {"envs": 512, "lr": 1e-4, "opponents": "self,heuristic", "teacher": "
 
 
 def output_folder(out: str) -> str:
-    """``out``, made (with its parents) before any training starts: a path that cannot be a folder is
-    the one-line error, not a traceback after minutes of work."""
-    try:
-        Path(out).mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise ValueError(f"--out {out}: cannot make the output folder ({e.strerror or e})") from None
+    """``out``, checked before any training starts: a path that cannot be a folder (a file, or under
+    one) or lies where nothing can be written is the one-line error, not a traceback after minutes of
+    work. Nothing is made here: a run refused later leaves no folder behind."""
+    there = Path(out).absolute()
+    while not there.exists():
+        there = there.parent
+    if not there.is_dir():
+        raise ValueError(f"--out {out}: cannot make the output folder ({there} is a file)")
+    if not os.access(there, os.W_OK | os.X_OK):
+        raise ValueError(f"--out {out}: cannot make the output folder ({there} is not writable)")
     return out
 
 
